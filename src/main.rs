@@ -1,1 +1,267 @@
-fn main() {}
+//! The `podium` command line: one subcommand per problem, plus `bench`, `bundle` and `verify`.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use podium::cephalopod::{self, cases, KernelChoice, Problem};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Parser)]
+#[command(
+    name = "podium",
+    version,
+    about = "Fast, strong solvers for five contest problems"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Cephalopod: the sum of final-board hashes after DEPTH turns (CodinGame input).
+    Cephalopod {
+        /// Input file (depth, then 3 lines of 3 cells 0..6); stdin when absent.
+        file: Option<PathBuf>,
+        /// Also print per-depth state counts, time per phase, peak memory and counters.
+        #[arg(long)]
+        stats: bool,
+        #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
+        kernel: KernelArg,
+    },
+    /// Run every solver on the bundled data and print a table (the main job).
+    Bench {
+        /// Only cases whose id contains this text.
+        #[arg(long)]
+        filter: Option<String>,
+        /// Runs per case; the table shows the median time.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
+        kernel: KernelArg,
+    },
+    /// Check answers by re-simulating the rules independently of the solvers.
+    Verify {
+        #[command(subcommand)]
+        problem: VerifyCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum VerifyCommand {
+    /// Recompute a cephalopod answer by brute force over boards and compare.
+    Cephalopod {
+        /// Input file; stdin when absent.
+        file: Option<PathBuf>,
+        /// The answer to check; without it, the solver's answer is checked.
+        #[arg(long)]
+        answer: Option<u32>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum KernelArg {
+    Auto,
+    Avx2,
+    Portable,
+}
+
+impl From<KernelArg> for KernelChoice {
+    fn from(k: KernelArg) -> KernelChoice {
+        match k {
+            KernelArg::Auto => KernelChoice::Auto,
+            KernelArg::Avx2 => KernelChoice::Avx2,
+            KernelArg::Portable => KernelChoice::Portable,
+        }
+    }
+}
+
+/// A failure to report on one line; `code` is the exit status (2 = bad input).
+struct Failure {
+    message: String,
+    code: u8,
+}
+
+impl Failure {
+    fn input(message: impl ToString) -> Failure {
+        Failure {
+            message: message.to_string(),
+            code: 2,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Cephalopod {
+            file,
+            stats,
+            kernel,
+        } => run_cephalopod(file, stats, kernel.into()),
+        Command::Bench {
+            filter,
+            runs,
+            kernel,
+        } => run_bench(filter.as_deref(), runs.max(1), kernel.into()),
+        Command::Verify {
+            problem: VerifyCommand::Cephalopod { file, answer },
+        } => verify_cephalopod(file, answer),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("podium: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, Failure> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    match file {
+        Some(path) => {
+            bytes = std::fs::read(path)
+                .map_err(|e| Failure::input(format!("cannot read {}: {e}", path.display())))?
+        }
+        None => {
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|e| Failure::input(format!("cannot read stdin: {e}")))?;
+        }
+    }
+    Ok(bytes)
+}
+
+fn run_cephalopod(file: Option<PathBuf>, stats: bool, choice: KernelChoice) -> Result<(), Failure> {
+    let kernel = cephalopod::select(choice).map_err(Failure::input)?;
+    let clock = Instant::now();
+    let arena = cephalopod::memory::arena();
+    let mut buffers = cephalopod::memory::buffers(&arena);
+    cephalopod::memory::prefault_for(&mut buffers, PREFAULT_STATES);
+    let reserved = clock.elapsed();
+    let problem = Problem::parse(&read_input(file.as_ref())?).map_err(Failure::input)?;
+    let parsed = clock.elapsed();
+    let mut layers = Vec::new();
+    let mut engine = cephalopod::Engine::new(buffers);
+    let answer = cephalopod::arch::run(
+        &mut engine,
+        kernel,
+        &problem.board,
+        problem.depth,
+        stats.then_some(&mut layers),
+    );
+    let solved = clock.elapsed();
+    println!("{answer}");
+    if stats {
+        eprintln!("kernel: {}", kernel.name());
+        eprintln!(
+            "{:>5} {:>9} {:>11} {:>9} {:>9}",
+            "depth", "states", "children", "terminal", "ms"
+        );
+        for l in &layers {
+            eprintln!(
+                "{:>5} {:>9} {:>11} {:>9} {:>9.3}",
+                l.depth,
+                l.states,
+                l.children,
+                l.terminal,
+                l.nanos as f64 / 1e6
+            );
+        }
+        let total_states: usize = layers.iter().map(|l| l.states).sum();
+        let peak = layers.iter().map(|l| l.states).max().unwrap_or(0);
+        eprintln!("states: {total_states} over all depths, {peak} at the widest");
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        eprintln!(
+            "time: reserve+prefault {:.3} ms, read+parse {:.3} ms, solve {:.3} ms, total {:.3} ms",
+            ms(reserved),
+            ms(parsed - reserved),
+            ms(solved - parsed),
+            ms(solved)
+        );
+    }
+    Ok(())
+}
+
+/// States per layer pre-faulted before the input is read: the empty board's widest layer
+/// (about 150 k canonical states at depth 40) fits, so the deepest public cases never fault.
+const PREFAULT_STATES: usize = 160_000;
+
+fn run_bench(filter: Option<&str>, runs: usize, choice: KernelChoice) -> Result<(), Failure> {
+    let kernel = cephalopod::select(choice).map_err(Failure::input)?;
+    let arena = cephalopod::memory::arena();
+    let mut buffers = cephalopod::memory::buffers(&arena);
+    cephalopod::memory::prefault_for(&mut buffers, PREFAULT_STATES);
+    let mut engine = cephalopod::Engine::new(buffers);
+    println!(
+        "cephalopod ({} kernel, median of {runs} runs)",
+        kernel.name()
+    );
+    println!(
+        "{:<14} {:>5} {:>11} {:>11} {:>4} {:>10}",
+        "case", "depth", "answer", "expected", "ok", "ms"
+    );
+    let mut failures = 0;
+    let mut total = Duration::ZERO;
+    for case in cases::all()
+        .iter()
+        .filter(|c| filter.is_none_or(|f| c.id.contains(f)))
+    {
+        let mut times = Vec::with_capacity(runs);
+        let mut answer = 0;
+        for _ in 0..runs {
+            let start = Instant::now();
+            answer =
+                cephalopod::arch::run(&mut engine, kernel, case.board(), case.problem.depth, None);
+            times.push(start.elapsed());
+        }
+        times.sort();
+        let median = times[runs / 2];
+        total += median;
+        let ok = answer == case.expected;
+        failures += usize::from(!ok);
+        println!(
+            "{:<14} {:>5} {:>11} {:>11} {:>4} {:>10.3}",
+            case.id,
+            case.problem.depth,
+            answer,
+            case.expected,
+            if ok { "ok" } else { "FAIL" },
+            median.as_secs_f64() * 1e3
+        );
+    }
+    println!(
+        "total {:.3} ms (sum of medians, solve only, in-process)",
+        total.as_secs_f64() * 1e3
+    );
+    if failures > 0 {
+        return Err(Failure {
+            message: format!("cephalopod: {failures} wrong answers"),
+            code: 1,
+        });
+    }
+    Ok(())
+}
+
+fn verify_cephalopod(file: Option<PathBuf>, answer: Option<u32>) -> Result<(), Failure> {
+    let problem = Problem::parse(&read_input(file.as_ref())?).map_err(Failure::input)?;
+    let claimed = match answer {
+        Some(a) => a,
+        None => cephalopod::solve(
+            &problem,
+            cephalopod::select(KernelChoice::Auto).map_err(Failure::input)?,
+        ),
+    };
+    let truth = cephalopod::reference::answer(&problem.board, problem.depth);
+    if claimed == truth {
+        println!("ok: {truth}");
+        Ok(())
+    } else {
+        Err(Failure {
+            message: format!("cephalopod: answer {claimed} is wrong, the rules give {truth}"),
+            code: 1,
+        })
+    }
+}

@@ -5,5 +5,6 @@ pub mod arena;
 pub mod bitboard;
 pub mod counters;
 pub mod cpu;
+pub mod prefetch;
 pub mod rng;
 pub mod timer;

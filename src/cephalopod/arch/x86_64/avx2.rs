@@ -1,0 +1,102 @@
+//! The AVX2 kernel: the eight symmetry lanes of a state live in one 256-bit register, so a
+//! canonical form is three table loads, two XORs and a horizontal min.
+
+use super::super::LaneOps;
+use crate::cephalopod::board::Board;
+use crate::cephalopod::engine::{Engine, LayerStats};
+use crate::cephalopod::tables::{Lanes, HASH_SLICE, LANE_PERMUTATION, SYMMETRY_XOR};
+use std::arch::x86_64::*;
+
+pub struct Avx2;
+
+// SAFETY (for every method below): each is only called from code compiled with
+// `#[target_feature(enable = "avx2")]`, which the dispatcher enters only after runtime
+// detection found AVX2; `Lanes` is 32-byte aligned, so the aligned loads and stores hold.
+impl LaneOps for Avx2 {
+    type V = __m256i;
+
+    #[inline(always)]
+    fn zero() -> __m256i {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_setzero_si256() }
+    }
+    #[inline(always)]
+    fn splat(x: u32) -> __m256i {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_set1_epi32(x as i32) }
+    }
+    #[inline(always)]
+    fn load(lanes: &Lanes) -> __m256i {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_load_si256(lanes as *const Lanes as *const __m256i) }
+    }
+    #[inline(always)]
+    fn store(lanes: &mut Lanes, v: __m256i) {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_store_si256(lanes as *mut Lanes as *mut __m256i, v) }
+    }
+    #[inline(always)]
+    fn add(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_add_epi32(a, b) }
+    }
+    #[inline(always)]
+    fn mul(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_mullo_epi32(a, b) }
+    }
+    #[inline(always)]
+    fn permute(x: __m256i, symmetry: u32) -> __m256i {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_permutevar8x32_epi32(x, Self::load(&LANE_PERMUTATION[symmetry as usize])) }
+    }
+    #[inline(always)]
+    fn sum(x: __m256i) -> u32 {
+        // SAFETY: see the impl comment.
+        unsafe {
+            let s = _mm_add_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
+            let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
+            let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
+            _mm_cvtsi128_si32(s) as u32
+        }
+    }
+    #[inline(always)]
+    fn canonical(state: u32) -> (u32, u32) {
+        // SAFETY: see the impl comment.
+        unsafe {
+            let a = Self::load(&SYMMETRY_XOR[0][(state & 255) as usize]);
+            let b = Self::load(&SYMMETRY_XOR[1][(state >> 8 & 255) as usize]);
+            let c = Self::load(&SYMMETRY_XOR[2][(state >> 16 & 255) as usize]);
+            let images = _mm256_xor_si256(
+                _mm256_xor_si256(a, b),
+                _mm256_xor_si256(c, Self::splat(state)),
+            );
+            let m = _mm256_min_epu32(images, _mm256_permute2x128_si256(images, images, 1));
+            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b01_00_11_10));
+            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b10_11_00_01));
+            let hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(images, m)));
+            (_mm256_cvtsi256_si32(m) as u32, hits.trailing_zeros())
+        }
+    }
+    #[inline(always)]
+    fn hash_lanes(state: u32) -> __m256i {
+        let a = Self::load(&HASH_SLICE[0][(state & 511) as usize]);
+        let b = Self::load(&HASH_SLICE[1][(state >> 9 & 511) as usize]);
+        let c = Self::load(&HASH_SLICE[2][(state >> 18 & 511) as usize]);
+        Self::add(Self::add(a, b), c)
+    }
+}
+
+/// The engine compiled for AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn run(
+    engine: &mut Engine,
+    board: &Board,
+    depth: u32,
+    stats: Option<&mut Vec<LayerStats>>,
+) -> u32 {
+    engine.run::<Avx2>(board, depth, stats)
+}

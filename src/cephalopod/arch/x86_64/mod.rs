@@ -1,0 +1,3 @@
+//! x86_64 kernels.
+
+pub mod avx2;

@@ -49,16 +49,28 @@ fn inverse(map: &[usize; 9]) -> [usize; 9] {
     inv
 }
 
-/// Orthogonal neighbours of the cell in `slot`, as slots, in a fixed order (up, left, right, down).
+/// Orthogonal neighbours of the cell in `slot`, as slots in ascending order, so that a bit
+/// gather (BMI2 pext) of their fields yields the neighbour index directly.
 pub fn neighbour_slots(slot: usize) -> Vec<usize> {
     let cell = SLOT_CELL[slot];
     let (r, c) = ((cell / 3) as isize, (cell % 3) as isize);
-    [(-1, 0), (0, -1), (0, 1), (1, 0)]
+    let mut slots: Vec<usize> = [(-1, 0), (0, -1), (0, 1), (1, 0)]
         .iter()
         .map(|(dr, dc)| (r + dr, c + dc))
         .filter(|&(r, c)| (0..3).contains(&r) && (0..3).contains(&c))
         .map(|(r, c)| slot_of_cell((r * 3 + c) as usize))
-        .collect()
+        .collect();
+    slots.sort_unstable();
+    slots
+}
+
+/// The bits of slot k's neighbours' fields.
+pub fn neighbour_masks() -> [u32; 9] {
+    let mut out = [0; 9];
+    for (slot, mask) in out.iter_mut().enumerate() {
+        *mask = neighbour_slots(slot).iter().map(|&nb| 7 << (3 * nb)).sum();
+    }
+    out
 }
 
 /// Where slot k's field goes under symmetry t.
@@ -176,20 +188,34 @@ pub fn decode_neighbour_index(slot: usize, index: usize) -> Option<Vec<u32>> {
     values.iter().all(|&v| v <= 6).then_some(values)
 }
 
-/// The move table, flattened: `span[base[k] + index]` = (offset << 4) | count into `deltas`, and
+/// The move table, flattened: `span[base[k] + index]` = (offset << 4) | count into `images`,
+/// `images[j][t]` = what move j adds to the image of its parent under symmetry t (a move
+/// changes whole fields without carries and a symmetry permutes fields, so the images of a
+/// child are the parent's images plus these; lane 0 is the plain delta), and
 /// `hash_sum[base[k] + index][t]` = sum over those moves of the hash change in lane t.
 pub struct MoveTable {
     pub base: [u32; 9],
     pub span: Vec<u32>,
-    pub deltas: Vec<u32>,
+    pub images: Vec<[u32; 8]>,
     pub hash_sum: Vec<[u32; 8]>,
+}
+
+/// What move `m` adds to a state's image under symmetry t.
+pub fn move_image(m: &Move, t: usize) -> u32 {
+    let fields = |map: &dyn Fn(usize) -> usize| {
+        m.changes.iter().fold(0u32, |acc, &(k, change)| {
+            acc.wrapping_add((change as u32).wrapping_shl(3 * map(k) as u32))
+        })
+    };
+    let empty_count_change = m.delta.wrapping_sub(fields(&|k| k));
+    fields(&|k| slot_image(t, k)).wrapping_add(empty_count_change)
 }
 
 pub fn move_table() -> MoveTable {
     let mut table = MoveTable {
         base: [0; 9],
         span: Vec::new(),
-        deltas: Vec::new(),
+        images: Vec::new(),
         hash_sum: Vec::new(),
     };
     for (slot, &size) in NEIGHBOUR_INDEX_SIZE.iter().enumerate() {
@@ -198,13 +224,13 @@ pub fn move_table() -> MoveTable {
             let list = decode_neighbour_index(slot, index)
                 .map(|values| moves(slot, &values))
                 .unwrap_or_default();
-            assert!(list.len() < 16 && table.deltas.len() < (1 << 28));
+            assert!(list.len() < 16 && table.images.len() < (1 << 28));
             table
                 .span
-                .push(((table.deltas.len() as u32) << 4) | list.len() as u32);
+                .push(((table.images.len() as u32) << 4) | list.len() as u32);
             let mut sums = [0u32; 8];
             for m in &list {
-                table.deltas.push(m.delta);
+                table.images.push(std::array::from_fn(|t| move_image(m, t)));
                 for (t, sum) in sums.iter_mut().enumerate() {
                     for &(k, change) in &m.changes {
                         *sum = sum.wrapping_add((change as u32).wrapping_mul(hash_weight(t, k)));
@@ -271,6 +297,13 @@ pub fn render() -> String {
         "pub static NEIGHBOUR_SHIFTS: [[u32; 4]; 9] = {shifts:?};"
     )
     .unwrap();
+    let masks = neighbour_masks();
+    writeln!(
+        s,
+        "pub static NEIGHBOUR_MASK: [u32; 9] = [{}];",
+        list(&masks)
+    )
+    .unwrap();
     let mt = move_table();
     writeln!(s, "pub static MOVE_BASE: [u32; 9] = [{}];", list(&mt.base)).unwrap();
     writeln!(
@@ -280,13 +313,9 @@ pub fn render() -> String {
         list(&mt.span)
     )
     .unwrap();
-    let n = mt.deltas.len();
-    writeln!(
-        s,
-        "pub static MOVE_DELTA: [u32; {n}] = [{}];",
-        list(&mt.deltas)
-    )
-    .unwrap();
+    write!(s, "pub static MOVE_IMAGE: [Lanes; {}] = [", mt.images.len()).unwrap();
+    mt.images.iter().for_each(|l| lanes(&mut s, l));
+    writeln!(s, "];").unwrap();
     write!(
         s,
         "pub static MOVE_HASH_SUM: [Lanes; {}] = [",

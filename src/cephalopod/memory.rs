@@ -1,7 +1,7 @@
 //! Where the engine's buffers live: one pre-faultable mmap arena reserved at the worst case
 //! (every non-full board up to symmetry in one layer), of which a run touches only what it uses.
 
-use super::engine::{Buffers, MOVE_CHUNK, TABLE_SLOTS};
+use super::engine::{Buffers, TABLE_SLOTS};
 use super::tables::{Lanes, MAX_LAYER_STATES};
 use crate::core::arena::{prefault, Arena};
 
@@ -13,7 +13,7 @@ unsafe impl bytemuck::Pod for Lanes {}
 /// Address space the buffers need (about 343 MB, reserved but untouched until used).
 pub fn arena_bytes() -> usize {
     let layer = MAX_LAYER_STATES * (4 + std::mem::size_of::<Lanes>());
-    2 * layer + 8 * TABLE_SLOTS + 8 * MOVE_CHUNK + 4096
+    2 * layer + 8 * TABLE_SLOTS + 4096
 }
 
 pub fn arena() -> Arena {
@@ -31,7 +31,6 @@ pub fn buffers(arena: &Arena) -> Buffers<'_> {
             arena.alloc_slice(MAX_LAYER_STATES),
         ],
         slots: arena.alloc_slice(TABLE_SLOTS),
-        moves: arena.alloc_slice(MOVE_CHUNK),
     }
 }
 
@@ -47,5 +46,4 @@ pub fn prefault_for(buffers: &mut Buffers, states: usize) {
     }
     let slots = (2 * states).next_power_of_two().min(TABLE_SLOTS);
     prefault(&mut buffers.slots[..slots]);
-    prefault(buffers.moves);
 }

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CpuFeatures {
     pub avx2: bool,
+    pub bmi1: bool,
     pub bmi2: bool,
     pub popcnt: bool,
     pub avx512f: bool,
@@ -16,6 +17,7 @@ const AVX2_BIT: u8 = 1;
 const BMI2_BIT: u8 = 1 << 1;
 const POPCNT_BIT: u8 = 1 << 2;
 const AVX512F_BIT: u8 = 1 << 3;
+const BMI1_BIT: u8 = 1 << 4;
 const DETECTED_BIT: u8 = 1 << 7;
 
 /// Zero until the first detection; afterwards the feature bits plus `DETECTED_BIT`.
@@ -24,6 +26,7 @@ static CACHED_FEATURES: AtomicU8 = AtomicU8::new(0);
 impl CpuFeatures {
     const NONE: CpuFeatures = CpuFeatures {
         avx2: false,
+        bmi1: false,
         bmi2: false,
         popcnt: false,
         avx512f: false,
@@ -33,6 +36,7 @@ impl CpuFeatures {
         let mut bits = 0;
         for (present, bit) in [
             (self.avx2, AVX2_BIT),
+            (self.bmi1, BMI1_BIT),
             (self.bmi2, BMI2_BIT),
             (self.popcnt, POPCNT_BIT),
             (self.avx512f, AVX512F_BIT),
@@ -47,6 +51,7 @@ impl CpuFeatures {
     fn from_bits(bits: u8) -> CpuFeatures {
         CpuFeatures {
             avx2: bits & AVX2_BIT != 0,
+            bmi1: bits & BMI1_BIT != 0,
             bmi2: bits & BMI2_BIT != 0,
             popcnt: bits & POPCNT_BIT != 0,
             avx512f: bits & AVX512F_BIT != 0,
@@ -65,6 +70,7 @@ impl CpuFeatures {
 fn detect_hardware() -> CpuFeatures {
     CpuFeatures {
         avx2: std::arch::is_x86_feature_detected!("avx2"),
+        bmi1: std::arch::is_x86_feature_detected!("bmi1"),
         bmi2: std::arch::is_x86_feature_detected!("bmi2"),
         popcnt: std::arch::is_x86_feature_detected!("popcnt"),
         avx512f: std::arch::is_x86_feature_detected!("avx512f"),
@@ -102,6 +108,7 @@ impl fmt::Display for CpuFeatures {
         }
         let present = [
             (self.avx2, "avx2"),
+            (self.bmi1, "bmi1"),
             (self.bmi2, "bmi2"),
             (self.popcnt, "popcnt"),
             (self.avx512f, "avx512f"),
@@ -151,6 +158,7 @@ mod tests {
     fn override_clears_only_avx2() {
         let all = CpuFeatures {
             avx2: true,
+            bmi1: true,
             bmi2: true,
             popcnt: true,
             avx512f: true,
@@ -173,11 +181,12 @@ mod tests {
         assert_eq!(CpuFeatures::NONE.to_string(), "none");
         let some = CpuFeatures {
             avx2: true,
+            bmi1: true,
             bmi2: true,
             popcnt: true,
             avx512f: false,
         };
-        assert_eq!(some.to_string(), "avx2 bmi2 popcnt");
+        assert_eq!(some.to_string(), "avx2 bmi1 bmi2 popcnt");
         let only_avx512 = CpuFeatures {
             avx512f: true,
             ..CpuFeatures::NONE

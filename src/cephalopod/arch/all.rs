@@ -42,20 +42,25 @@ impl LaneOps for Portable {
         x.iter().fold(0, |a, &b| a.wrapping_add(b))
     }
     #[inline(always)]
-    fn canonical(state: u32) -> (u32, u32) {
-        let [a, b, c] = [
-            &SYMMETRY_XOR[0][(state & 255) as usize].0,
-            &SYMMETRY_XOR[1][(state >> 8 & 255) as usize].0,
-            &SYMMETRY_XOR[2][(state >> 16 & 255) as usize].0,
-        ];
-        let mut best = (state, 0);
-        for t in 1..8 {
-            let image = state ^ a[t] ^ b[t] ^ c[t];
+    fn images(state: u32) -> [u32; 8] {
+        let a = &SYMMETRY_XOR[0][(state & 255) as usize].0;
+        let b = &SYMMETRY_XOR[1][(state >> 8 & 255) as usize].0;
+        let c = &SYMMETRY_XOR[2][(state >> 16 & 255) as usize].0;
+        std::array::from_fn(|t| state ^ a[t] ^ b[t] ^ c[t])
+    }
+    #[inline(always)]
+    fn smallest(images: [u32; 8]) -> (u32, u32) {
+        let mut best = (images[0], 0);
+        for (t, &image) in images.iter().enumerate().skip(1) {
             if image < best.0 {
                 best = (image, t as u32);
             }
         }
         best
+    }
+    #[inline(always)]
+    fn first(x: [u32; 8]) -> u32 {
+        x[0]
     }
     #[inline(always)]
     fn hash_lanes(state: u32) -> [u32; 8] {

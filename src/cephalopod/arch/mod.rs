@@ -7,7 +7,7 @@ pub mod x86_64;
 
 use super::board::Board;
 use super::engine::{Engine, LayerStats};
-use super::tables::Lanes;
+use super::tables::{Lanes, NEIGHBOUR_SHIFTS};
 
 /// One value per symmetry lane. The engine is generic over this and is inlined into each
 /// kernel's entry point, so the AVX2 build of the loop sees AVX2 types throughout.
@@ -23,10 +23,39 @@ pub trait LaneOps {
     fn permute(x: Self::V, symmetry: u32) -> Self::V;
     /// Wrapping sum of the lanes.
     fn sum(x: Self::V) -> u32;
-    /// The smallest image of `state` under the 8 symmetries, and the lowest symmetry giving it.
-    fn canonical(state: u32) -> (u32, u32);
+    /// The images of `state` under the 8 symmetries (lane 0: `state` itself).
+    fn images(state: u32) -> Self::V;
+    /// The smallest of 8 images and the lowest lane holding it.
+    fn smallest(images: Self::V) -> (u32, u32);
+    /// Lane 0.
+    fn first(x: Self::V) -> u32;
+
+    /// The canonical form of `state` and the symmetry that gives it.
+    #[inline(always)]
+    fn canonical(state: u32) -> (u32, u32) {
+        Self::smallest(Self::images(state))
+    }
     /// The hash of the board each lane stands for (lane t: the state mapped back by t).
     fn hash_lanes(state: u32) -> Self::V;
+
+    /// Bit k set for every empty slot k.
+    #[inline(always)]
+    fn empty_slots(state: u32) -> u32 {
+        let fields = !(state | state >> 1 | state >> 2);
+        (0..9).fold(0, |mask, k| mask | (fields >> (3 * k) & 1) << k)
+    }
+
+    /// Slot k's neighbour values, 3 bits each in ascending slot order (the move-table index).
+    #[inline(always)]
+    fn neighbour_index(state: u32, slot: usize) -> usize {
+        let s = state as u64;
+        let sh = &NEIGHBOUR_SHIFTS[slot];
+        let index = (s >> sh[0] & 7)
+            | (s >> sh[1] & 7) << 3
+            | (s >> sh[2] & 7) << 6
+            | (s >> sh[3] & 7) << 9;
+        index as usize
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -54,7 +83,8 @@ impl Kernel {
 
 /// Resolves a choice against this CPU; asking for AVX2 where it is missing is an error.
 pub fn select(choice: KernelChoice) -> Result<Kernel, String> {
-    let avx2 = crate::core::cpu::features().avx2;
+    let cpu = crate::core::cpu::features();
+    let avx2 = cpu.avx2 && cpu.bmi1 && cpu.bmi2;
     match choice {
         KernelChoice::Portable => Ok(Kernel::Portable),
         KernelChoice::Auto if avx2 => Ok(Kernel::Avx2),
@@ -75,8 +105,8 @@ pub fn run(
     stats: Option<&mut Vec<LayerStats>>,
 ) -> u32 {
     #[cfg(target_arch = "x86_64")]
-    if kernel == Kernel::Avx2 && crate::core::cpu::features().avx2 {
-        // SAFETY: AVX2 was detected on this CPU just above.
+    if kernel == Kernel::Avx2 && select(KernelChoice::Avx2).is_ok() {
+        // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
         return unsafe { x86_64::avx2::run(engine, board, depth, stats) };
     }
     engine.run::<all::Portable>(board, depth, stats)

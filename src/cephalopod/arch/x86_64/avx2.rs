@@ -4,14 +4,16 @@
 use super::super::LaneOps;
 use crate::cephalopod::board::Board;
 use crate::cephalopod::engine::{Engine, LayerStats};
-use crate::cephalopod::tables::{Lanes, HASH_SLICE, LANE_PERMUTATION, SYMMETRY_XOR};
+use crate::cephalopod::tables::{
+    Lanes, HASH_SLICE, LANE_PERMUTATION, NEIGHBOUR_MASK, SYMMETRY_XOR,
+};
 use std::arch::x86_64::*;
 
 pub struct Avx2;
 
 // SAFETY (for every method below): each is only called from code compiled with
-// `#[target_feature(enable = "avx2")]`, which the dispatcher enters only after runtime
-// detection found AVX2; `Lanes` is 32-byte aligned, so the aligned loads and stores hold.
+// `#[target_feature(enable = "avx2,bmi1,bmi2")]`, which the dispatcher enters only after runtime
+// detection found AVX2 and BMI2; `Lanes` is 32-byte aligned, so the aligned loads and stores hold.
 impl LaneOps for Avx2 {
     type V = __m256i;
 
@@ -48,7 +50,9 @@ impl LaneOps for Avx2 {
     #[inline(always)]
     fn permute(x: __m256i, symmetry: u32) -> __m256i {
         // SAFETY: see the impl comment.
-        unsafe { _mm256_permutevar8x32_epi32(x, Self::load(&LANE_PERMUTATION[symmetry as usize])) }
+        unsafe {
+            _mm256_permutevar8x32_epi32(x, Self::load(&LANE_PERMUTATION[symmetry as usize & 7]))
+        }
     }
     #[inline(always)]
     fn sum(x: __m256i) -> u32 {
@@ -61,22 +65,44 @@ impl LaneOps for Avx2 {
         }
     }
     #[inline(always)]
-    fn canonical(state: u32) -> (u32, u32) {
+    fn images(state: u32) -> __m256i {
+        let a = Self::load(&SYMMETRY_XOR[0][(state & 255) as usize]);
+        let b = Self::load(&SYMMETRY_XOR[1][(state >> 8 & 255) as usize]);
+        let c = Self::load(&SYMMETRY_XOR[2][(state >> 16 & 255) as usize]);
         // SAFETY: see the impl comment.
         unsafe {
-            let a = Self::load(&SYMMETRY_XOR[0][(state & 255) as usize]);
-            let b = Self::load(&SYMMETRY_XOR[1][(state >> 8 & 255) as usize]);
-            let c = Self::load(&SYMMETRY_XOR[2][(state >> 16 & 255) as usize]);
-            let images = _mm256_xor_si256(
+            _mm256_xor_si256(
                 _mm256_xor_si256(a, b),
                 _mm256_xor_si256(c, Self::splat(state)),
-            );
-            let m = _mm256_min_epu32(images, _mm256_permute2x128_si256(images, images, 1));
+            )
+        }
+    }
+    #[inline(always)]
+    fn smallest(images: __m256i) -> (u32, u32) {
+        // SAFETY: see the impl comment.
+        unsafe {
+            let m = _mm256_min_epu32(images, _mm256_permute4x64_epi64(images, 0b01_00_11_10));
             let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b01_00_11_10));
             let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b10_11_00_01));
             let hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(images, m)));
-            (_mm256_cvtsi256_si32(m) as u32, hits.trailing_zeros())
+            (_mm256_cvtsi256_si32(m) as u32, hits.trailing_zeros() & 7)
         }
+    }
+    #[inline(always)]
+    fn first(x: __m256i) -> u32 {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_cvtsi256_si32(x) as u32 }
+    }
+    #[inline(always)]
+    fn empty_slots(state: u32) -> u32 {
+        let fields = !(state | state >> 1 | state >> 2);
+        // SAFETY: see the impl comment.
+        unsafe { _pext_u32(fields, 0o111_111_111) }
+    }
+    #[inline(always)]
+    fn neighbour_index(state: u32, slot: usize) -> usize {
+        // SAFETY: see the impl comment.
+        unsafe { _pext_u32(state, NEIGHBOUR_MASK[slot]) as usize }
     }
     #[inline(always)]
     fn hash_lanes(state: u32) -> __m256i {
@@ -87,11 +113,11 @@ impl LaneOps for Avx2 {
     }
 }
 
-/// The engine compiled for AVX2.
+/// The engine compiled for AVX2, BMI1 and BMI2.
 ///
 /// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
+/// The CPU must support AVX2, BMI1 and BMI2.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
 pub unsafe fn run(
     engine: &mut Engine,
     board: &Board,

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# usage: perf/record.sh ID [--out DIR]
+set -euo pipefail
+
+usage() {
+    cat <<'EOF'
+usage: perf/record.sh ID [--out DIR]
+
+Profiles target/release/podium on cephalopod case ID and writes to DIR (default target/perf/ID):
+  report.txt     `perf report --stdio --no-children` (top 60 lines) of a cpu-clock sampling
+                 profile with DWARF call graphs (a software event: no hardware counters needed)
+  flame.svg      flame graph, if inferno is installed (cargo install inferno)
+  callgrind.txt  `callgrind_annotate` of an exact valgrind callgrind run (works everywhere)
+  perf.data, callgrind.out, input.txt  the raw data and the input used
+  podium         the profiled copy of the binary (objcopy rewrite, so perf can read its symbols)
+EOF
+}
+
+cd "$(dirname "$0")/.."
+bin=target/release/podium
+id=""
+out=""
+while (($#)); do
+    case $1 in
+        -h | --help)
+            usage
+            exit 0
+            ;;
+        --out)
+            [[ -n ${2:-} ]] || { usage >&2; exit 2; }
+            out=$2
+            shift
+            ;;
+        -*)
+            usage >&2
+            exit 2
+            ;;
+        *)
+            [[ -z $id ]] || { usage >&2; exit 2; }
+            id=$1
+            ;;
+    esac
+    shift
+done
+[[ -n $id ]] || { usage >&2; exit 2; }
+out=${out:-target/perf/$id}
+
+want=$(perf/case.sh --expected "$id")
+mkdir -p "$out"
+perf/case.sh "$id" "$out/input.txt"
+
+if [[ ! -x $bin ]]; then
+    echo "record.sh: $bin missing; building it" >&2
+    cargo build --release >&2
+elif [[ -n $(find src tables Cargo.toml build.rs -newer "$bin" -print -quit 2>/dev/null) ]]; then
+    echo "record.sh: warning: $bin is older than the sources; run 'cargo build --release'" >&2
+fi
+
+got=$("$bin" cephalopod "$out/input.txt") || echo "record.sh: warning: $bin exited with status $?" >&2
+[[ $got == "$want" ]] || echo "record.sh: warning: answer '$got', expected '$want'" >&2
+
+# Debian's perf 6.1 cannot read the symbols of executables linked by rust-lld ("symsrc__init:
+# cannot get elf header"); an objcopy rewrite of the file (same code and load addresses) it can.
+profiled=$bin
+if command -v objcopy >/dev/null && objcopy "$bin" "$out/podium" 2>/dev/null; then
+    profiled=$out/podium
+fi
+
+if ! command -v perf >/dev/null; then
+    echo "perf not installed (apt-get install linux-perf); skipping perf record"
+elif perf record -q -e cpu-clock -F 4999 -g --call-graph dwarf -o "$out/perf.data" \
+    -- "$profiled" cephalopod "$out/input.txt" >/dev/null 2>"$out/perf-record.log"; then
+    (perf report -i "$out/perf.data" --stdio --no-children 2>/dev/null || true) | head -60 >"$out/report.txt"
+    echo "wrote $out/report.txt"
+    if command -v inferno-collapse-perf >/dev/null && command -v inferno-flamegraph >/dev/null; then
+        perf script -i "$out/perf.data" 2>/dev/null | inferno-collapse-perf |
+            inferno-flamegraph --title "podium cephalopod $id" >"$out/flame.svg"
+        echo "wrote $out/flame.svg"
+    else
+        echo "no flame graph: inferno not installed (cargo install inferno)"
+    fi
+else
+    echo "perf record failed (see $out/perf-record.log); skipping perf report"
+fi
+
+if command -v valgrind >/dev/null; then
+    valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" \
+        "$bin" cephalopod "$out/input.txt" >/dev/null 2>"$out/callgrind.log" ||
+        echo "record.sh: warning: valgrind exited with status $? (see $out/callgrind.log)" >&2
+    if [[ -s $out/callgrind.out ]]; then
+        callgrind_annotate --auto=no "$out/callgrind.out" >"$out/callgrind.txt"
+        echo "wrote $out/callgrind.txt"
+        sed -n 's/.*Collected : *\([0-9]*\).*/instructions: \1/p' "$out/callgrind.log"
+    fi
+else
+    echo "valgrind not installed (apt-get install valgrind); no callgrind profile"
+fi

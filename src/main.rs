@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use podium::cephalopod::{self, cases, KernelChoice, Problem};
+use podium::core::counters::{peak_rss_bytes, CounterReport, CounterSet};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -28,6 +29,11 @@ enum Command {
         stats: bool,
         #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
         kernel: KernelArg,
+        /// Fault in the memory of the widest public case before reading the input, as a
+        /// CodinGame submission would (costs ~3 ms, so it only pays when the clock starts
+        /// at the input).
+        #[arg(long)]
+        prefault: bool,
     },
     /// Run every solver on the bundled data and print a table (the main job).
     Bench {
@@ -98,7 +104,8 @@ fn main() -> ExitCode {
             file,
             stats,
             kernel,
-        } => run_cephalopod(file, stats, kernel.into()),
+            prefault,
+        } => run_cephalopod(file, stats, prefault, kernel.into()),
         Command::Bench {
             filter,
             runs,
@@ -134,17 +141,26 @@ fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, Failure> {
     Ok(bytes)
 }
 
-fn run_cephalopod(file: Option<PathBuf>, stats: bool, choice: KernelChoice) -> Result<(), Failure> {
+fn run_cephalopod(
+    file: Option<PathBuf>,
+    stats: bool,
+    prefault: bool,
+    choice: KernelChoice,
+) -> Result<(), Failure> {
     let kernel = cephalopod::select(choice).map_err(Failure::input)?;
     let clock = Instant::now();
     let arena = cephalopod::memory::arena();
     let mut buffers = cephalopod::memory::buffers(&arena);
-    cephalopod::memory::prefault_for(&mut buffers, PREFAULT_STATES);
+    if prefault {
+        cephalopod::memory::prefault_for(&mut buffers, PREFAULT_STATES);
+    }
     let reserved = clock.elapsed();
     let problem = Problem::parse(&read_input(file.as_ref())?).map_err(Failure::input)?;
-    let parsed = clock.elapsed();
+    let read = clock.elapsed();
     let mut layers = Vec::new();
     let mut engine = cephalopod::Engine::new(buffers);
+    let counters = stats.then(CounterSet::start);
+    let parsed = clock.elapsed();
     let answer = cephalopod::arch::run(
         &mut engine,
         kernel,
@@ -154,35 +170,60 @@ fn run_cephalopod(file: Option<PathBuf>, stats: bool, choice: KernelChoice) -> R
     );
     let solved = clock.elapsed();
     println!("{answer}");
-    if stats {
-        eprintln!("kernel: {}", kernel.name());
-        eprintln!(
-            "{:>5} {:>9} {:>11} {:>9} {:>9}",
-            "depth", "states", "children", "terminal", "ms"
-        );
-        for l in &layers {
-            eprintln!(
-                "{:>5} {:>9} {:>11} {:>9} {:>9.3}",
-                l.depth,
-                l.states,
-                l.children,
-                l.terminal,
-                l.nanos as f64 / 1e6
-            );
-        }
-        let total_states: usize = layers.iter().map(|l| l.states).sum();
-        let peak = layers.iter().map(|l| l.states).max().unwrap_or(0);
-        eprintln!("states: {total_states} over all depths, {peak} at the widest");
-        let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        eprintln!(
-            "time: reserve+prefault {:.3} ms, read+parse {:.3} ms, solve {:.3} ms, total {:.3} ms",
-            ms(reserved),
-            ms(parsed - reserved),
-            ms(solved - parsed),
-            ms(solved)
+    if let Some(counters) = counters {
+        print_cephalopod_stats(
+            kernel,
+            &layers,
+            [reserved, read, parsed, solved],
+            counters.stop(),
         );
     }
     Ok(())
+}
+
+fn print_cephalopod_stats(
+    kernel: cephalopod::Kernel,
+    layers: &[cephalopod::LayerStats],
+    [reserved, read, parsed, solved]: [Duration; 4],
+    counters: CounterReport,
+) {
+    eprintln!(
+        "kernel: {} (cpu: {})",
+        kernel.name(),
+        podium::core::cpu::features()
+    );
+    eprintln!(
+        "{:>5} {:>9} {:>11} {:>9} {:>9}",
+        "depth", "states", "children", "terminal", "ms"
+    );
+    for l in layers {
+        eprintln!(
+            "{:>5} {:>9} {:>11} {:>9} {:>9.3}",
+            l.depth,
+            l.states,
+            l.children,
+            l.terminal,
+            l.nanos as f64 / 1e6
+        );
+    }
+    let total_states: usize = layers.iter().map(|l| l.states).sum();
+    let children: u64 = layers.iter().map(|l| l.children).sum();
+    let widest = layers.iter().map(|l| l.states).max().unwrap_or(0);
+    eprintln!("states: {total_states} expanded over all depths, {widest} at the widest; {children} children");
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    eprintln!(
+        "time: reserve {:.3} ms, read+parse {:.3} ms, open counters {:.3} ms, solve {:.3} ms, total {:.3} ms",
+        ms(reserved),
+        ms(read - reserved),
+        ms(parsed - read),
+        ms(solved - parsed),
+        ms(solved)
+    );
+    eprintln!(
+        "peak RSS: {:.1} MiB",
+        peak_rss_bytes() as f64 / (1 << 20) as f64
+    );
+    eprintln!("counters during the solve:\n{counters}");
 }
 
 /// States per layer pre-faulted before the input is read: the empty board's widest layer

@@ -154,6 +154,8 @@ impl Probe {
 /// so the found-or-inserted branch resolves from L1 instead of serialising on a cache miss.
 /// (Without it gen09 ran 182 ms instead of 112 ms, with 25% fewer instructions.)
 const PREFETCH_DISTANCE: usize = 16;
+/// Below this many states a layer's table and counts fit in L2 and the queue does not pay.
+const PREFETCH_FROM_STATES: usize = 16_384;
 
 /// The layer being built: its arrays, its table, and how many states it holds.
 struct NextLayer<'s, 'a> {
@@ -276,13 +278,22 @@ impl<'a> Engine<'a> {
                     counts: next_counts,
                     table: &mut self.table,
                 };
-                len = expand::<K>(
-                    &cur[..len],
-                    &cur_counts[..len],
-                    &mut next,
-                    &mut acc,
-                    &mut layer,
-                );
+                let (cur, cur_counts) = (&cur[..len], &cur_counts[..len]);
+                let a = &mut acc;
+                len = match (len >= PREFETCH_FROM_STATES, stats.is_some()) {
+                    (false, false) => {
+                        expand::<K, false, false>(cur, cur_counts, &mut next, a, &mut layer)
+                    }
+                    (true, false) => {
+                        expand::<K, true, false>(cur, cur_counts, &mut next, a, &mut layer)
+                    }
+                    (false, true) => {
+                        expand::<K, false, true>(cur, cur_counts, &mut next, a, &mut layer)
+                    }
+                    (true, true) => {
+                        expand::<K, true, true>(cur, cur_counts, &mut next, a, &mut layer)
+                    }
+                };
             }
             if let (Some(out), Some(clock)) = (stats.as_mut(), clock) {
                 layer.nanos = clock.elapsed().as_nanos() as u64;
@@ -296,7 +307,7 @@ impl<'a> Engine<'a> {
 /// Expands one layer into the next, hashing terminal children into `acc`; returns the next
 /// layer's length.
 #[inline(always)]
-fn expand<K: LaneOps>(
+fn expand<K: LaneOps, const PREFETCH: bool, const STATS: bool>(
     states: &[u32],
     counts: &[Lanes],
     next: &mut NextLayer,
@@ -310,26 +321,32 @@ fn expand<K: LaneOps>(
     let mut queue_keys = [0u32; PREFETCH_DISTANCE];
     let mut queue_ways = [Lanes::default(); PREFETCH_DISTANCE];
     // Prefetches the child's slot, merges the child queued PREFETCH_DISTANCE before, queues it.
+    // Without PREFETCH: merges at once. With it: prefetches the child's slot, merges the child
+    // queued PREFETCH_DISTANCE before, and queues this one.
     macro_rules! push {
         ($key:expr, $ways:expr) => {{
             let (key, ways) = ($key, $ways);
-            // SAFETY: `slot_of` is below the capacity, which `begin` keeps within `slots`.
-            crate::core::prefetch::prefetch_read(unsafe {
-                probe.slots.add(slot_of(key, probe.shift))
-            });
-            let at = queued % PREFETCH_DISTANCE;
-            if queued >= PREFETCH_DISTANCE {
-                merge::<K>(
-                    next,
-                    &mut probe,
-                    &mut len,
-                    queue_keys[at],
-                    K::load(&queue_ways[at]),
-                );
+            if !PREFETCH {
+                merge::<K>(next, &mut probe, &mut len, key, ways);
+            } else {
+                // SAFETY: `slot_of` is below the capacity, which `begin` keeps within `slots`.
+                crate::core::prefetch::prefetch_read(unsafe {
+                    probe.slots.add(slot_of(key, probe.shift))
+                });
+                let at = queued % PREFETCH_DISTANCE;
+                if queued >= PREFETCH_DISTANCE {
+                    merge::<K>(
+                        next,
+                        &mut probe,
+                        &mut len,
+                        queue_keys[at],
+                        K::load(&queue_ways[at]),
+                    );
+                }
+                queue_keys[at] = key;
+                K::store(&mut queue_ways[at], ways);
+                queued += 1;
             }
-            queue_keys[at] = key;
-            K::store(&mut queue_ways[at], ways);
-            queued += 1;
         }};
     }
     for (&s, ways) in states.iter().zip(counts) {
@@ -340,10 +357,14 @@ fn expand<K: LaneOps>(
             // One empty cell: the plain placement of a 1 fills the board (a terminal).
             for delta in move_images(move_entry::<K>(s, empty.trailing_zeros())) {
                 let child = K::add(images, K::load(delta));
-                children += 1;
+                if STATS {
+                    children += 1;
+                }
                 if K::first(child) >> EMPTY_SHIFT == 0 {
                     *acc = K::add(*acc, K::mul(ways, K::hash_lanes(K::first(child))));
-                    terminal += 1;
+                    if STATS {
+                        terminal += 1;
+                    }
                 } else {
                     let (key, symmetry) = K::smallest(child);
                     push!(key, K::permute(ways, symmetry));
@@ -355,7 +376,9 @@ fn expand<K: LaneOps>(
             let slot = empty.trailing_zeros();
             empty &= empty - 1;
             let moves = move_images(move_entry::<K>(s, slot));
-            children += moves.len() as u64;
+            if STATS {
+                children += moves.len() as u64;
+            }
             for delta in moves {
                 let (key, symmetry) = K::smallest(K::add(images, K::load(delta)));
                 push!(key, K::permute(ways, symmetry));

@@ -320,7 +320,18 @@ fn expand<K: LaneOps, const PREFETCH: bool, const STATS: bool>(
     let mut queued = 0usize;
     let mut queue_keys = [0u32; PREFETCH_DISTANCE];
     let mut queue_ways = [Lanes::default(); PREFETCH_DISTANCE];
-    // Prefetches the child's slot, merges the child queued PREFETCH_DISTANCE before, queues it.
+    macro_rules! merge_queued {
+        ($at:expr) => {{
+            let at = $at;
+            merge::<K>(
+                next,
+                &mut probe,
+                &mut len,
+                queue_keys[at],
+                K::load(&queue_ways[at]),
+            );
+        }};
+    }
     // Without PREFETCH: merges at once. With it: prefetches the child's slot, merges the child
     // queued PREFETCH_DISTANCE before, and queues this one.
     macro_rules! push {
@@ -335,13 +346,7 @@ fn expand<K: LaneOps, const PREFETCH: bool, const STATS: bool>(
                 });
                 let at = queued % PREFETCH_DISTANCE;
                 if queued >= PREFETCH_DISTANCE {
-                    merge::<K>(
-                        next,
-                        &mut probe,
-                        &mut len,
-                        queue_keys[at],
-                        K::load(&queue_ways[at]),
-                    );
+                    merge_queued!(at);
                 }
                 queue_keys[at] = key;
                 K::store(&mut queue_ways[at], ways);
@@ -386,14 +391,7 @@ fn expand<K: LaneOps, const PREFETCH: bool, const STATS: bool>(
         }
     }
     for i in queued.saturating_sub(PREFETCH_DISTANCE)..queued {
-        let at = i % PREFETCH_DISTANCE;
-        merge::<K>(
-            next,
-            &mut probe,
-            &mut len,
-            queue_keys[at],
-            K::load(&queue_ways[at]),
-        );
+        merge_queued!(i % PREFETCH_DISTANCE);
     }
     layer.children += children;
     layer.terminal += terminal;

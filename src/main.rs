@@ -46,6 +46,14 @@ enum Command {
         #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
         kernel: KernelArg,
     },
+    /// Write one std-only Rust file of a solver for a contest judge (prints its size).
+    Bundle {
+        /// The solver: cephalopod.
+        problem: String,
+        /// Output file; stdout when absent.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
     /// Check answers by re-simulating the rules independently of the solvers.
     Verify {
         #[command(subcommand)]
@@ -111,6 +119,9 @@ fn main() -> ExitCode {
             runs,
             kernel,
         } => run_bench(filter.as_deref(), runs.max(1), kernel.into()),
+        Command::Bundle { problem, out } => podium::bundle::write(&problem, out.as_deref())
+            .map(|_| ())
+            .map_err(Failure::input),
         Command::Verify {
             problem: VerifyCommand::Cephalopod { file, answer },
         } => verify_cephalopod(file, answer),
@@ -152,7 +163,7 @@ fn run_cephalopod(
     let arena = cephalopod::memory::arena();
     let mut buffers = cephalopod::memory::buffers(&arena);
     if prefault {
-        cephalopod::memory::prefault_for(&mut buffers, PREFAULT_STATES);
+        cephalopod::memory::prefault_for(&mut buffers, cephalopod::engine::PREFAULT_STATES);
     }
     let reserved = clock.elapsed();
     let problem = Problem::parse(&read_input(file.as_ref())?).map_err(Failure::input)?;
@@ -226,15 +237,11 @@ fn print_cephalopod_stats(
     eprintln!("counters during the solve:\n{counters}");
 }
 
-/// States per layer pre-faulted before the input is read: the empty board's widest layer
-/// (about 150 k canonical states at depth 40) fits, so the deepest public cases never fault.
-const PREFAULT_STATES: usize = 160_000;
-
 fn run_bench(filter: Option<&str>, runs: usize, choice: KernelChoice) -> Result<(), Failure> {
     let kernel = cephalopod::select(choice).map_err(Failure::input)?;
     let arena = cephalopod::memory::arena();
     let mut buffers = cephalopod::memory::buffers(&arena);
-    cephalopod::memory::prefault_for(&mut buffers, PREFAULT_STATES);
+    cephalopod::memory::prefault_for(&mut buffers, cephalopod::engine::PREFAULT_STATES);
     let mut engine = cephalopod::Engine::new(buffers);
     println!(
         "cephalopod ({} kernel, median of {runs} runs)",

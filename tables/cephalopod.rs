@@ -7,6 +7,8 @@
 //   bits 27..31 hold the number of empty cells (0 = full board = terminal).
 // Cells are numbered row-major 0..8; the hash reads cell 0 as the most significant digit.
 
+use std::sync::OnceLock;
+
 /// Cell held by each slot.
 pub const SLOT_CELL: [usize; 9] = [0, 1, 2, 3, 5, 6, 7, 8, 4];
 /// Bit position of the empty-cell count.
@@ -75,7 +77,12 @@ pub fn neighbour_masks() -> [u32; 9] {
 
 /// Where slot k's field goes under symmetry t.
 fn slot_image(t: usize, slot: usize) -> usize {
-    slot_of_cell(symmetries()[t][SLOT_CELL[slot]])
+    static IMAGES: OnceLock<[[usize; 9]; 8]> = OnceLock::new();
+    let images = IMAGES.get_or_init(|| {
+        let sym = symmetries();
+        std::array::from_fn(|t| std::array::from_fn(|k| slot_of_cell(sym[t][SLOT_CELL[k]])))
+    });
+    images[t][slot]
 }
 
 /// Applies symmetry t to the low 24 bits of a state (the centre and the empty count stay).
@@ -125,8 +132,15 @@ pub fn lane_permutations() -> [[u32; 8]; 8] {
 
 /// Base-10 weight, in lane t, of slot k: lane t's board is the canonical one mapped back by t.
 fn hash_weight(t: usize, slot: usize) -> u32 {
-    let cell = inverse(&symmetries()[t])[SLOT_CELL[slot]];
-    10u32.pow(8 - cell as u32)
+    static WEIGHTS: OnceLock<[[u32; 9]; 8]> = OnceLock::new();
+    let weights = WEIGHTS.get_or_init(|| {
+        let sym = symmetries();
+        std::array::from_fn(|t| {
+            let cell = inverse(&sym[t]);
+            std::array::from_fn(|k| 10u32.pow(8 - cell[SLOT_CELL[k]] as u32))
+        })
+    });
+    weights[t][slot]
 }
 
 /// `[slice j][9-bit value][t]`: hash contribution of slots 3j..3j+2 in lane t.
@@ -158,14 +172,15 @@ pub fn moves(slot: usize, values: &[u32]) -> Vec<Move> {
     let nbs = neighbour_slots(slot);
     let mut out = Vec::new();
     for subset in 0u32..(1 << nbs.len()) {
-        let members: Vec<usize> = (0..nbs.len()).filter(|&j| subset >> j & 1 == 1).collect();
-        let sum: u32 = members.iter().map(|&j| values[j]).sum();
-        if members.len() < 2 || members.iter().any(|&j| values[j] == 0) || sum > 6 {
+        let members = (0..nbs.len()).filter(|&j| subset >> j & 1 == 1);
+        let count = subset.count_ones();
+        let sum: u32 = members.clone().map(|j| values[j]).sum();
+        if count < 2 || members.clone().any(|j| values[j] == 0) || sum > 6 {
             continue;
         }
-        let mut delta = (sum << (3 * slot)).wrapping_add((members.len() as u32 - 1) << EMPTY_SHIFT);
+        let mut delta = (sum << (3 * slot)).wrapping_add((count - 1) << EMPTY_SHIFT);
         let mut changes = vec![(slot, sum as i32)];
-        for &j in &members {
+        for j in members {
             delta = delta.wrapping_sub(values[j] << (3 * nbs[j]));
             changes.push((nbs[j], -(values[j] as i32)));
         }
@@ -264,82 +279,120 @@ pub fn max_layer_states() -> u64 {
     orbits(7) - orbits(6)
 }
 
+/// A generated item's value.
+pub enum Literal {
+    /// Small values of type `ty`, already rendered.
+    Text { ty: &'static str, value: String },
+    /// `[0x1,0x2]`.
+    Hex(Vec<u32>),
+    /// `[Lanes([..]),Lanes([..]),]`.
+    Lanes(Vec<[u32; 8]>),
+    /// `[[Lanes([..]),..,],[..],]`: one inner array per slice.
+    LaneSlices(Vec<Vec<[u32; 8]>>),
+}
+
+impl Literal {
+    pub fn ty(&self) -> String {
+        match self {
+            Literal::Text { ty, .. } => ty.to_string(),
+            Literal::Hex(v) => format!("[u32; {}]", v.len()),
+            Literal::Lanes(v) => format!("[Lanes; {}]", v.len()),
+            Literal::LaneSlices(v) => format!("[[Lanes; {}]; {}]", v[0].len(), v.len()),
+        }
+    }
+
+    pub fn render(&self) -> String {
+        let hex = |v: &[u32]| {
+            v.iter()
+                .map(|x| format!("{x:#x}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let lanes = |v: &[[u32; 8]]| -> String {
+            v.iter().map(|l| format!("Lanes([{}]),", hex(l))).collect()
+        };
+        match self {
+            Literal::Text { value, .. } => value.clone(),
+            Literal::Hex(v) => format!("[{}]", hex(v)),
+            Literal::Lanes(v) => format!("[{}]", lanes(v)),
+            Literal::LaneSlices(v) => {
+                let slices: String = v.iter().map(|s| format!("[{}],", lanes(s))).collect();
+                format!("[{slices}]")
+            }
+        }
+    }
+
+    /// The values in memory order (every lane a u32), in runs; none for `Text`.
+    pub fn runs(&self) -> Box<dyn Iterator<Item = &[u32]> + '_> {
+        match self {
+            Literal::Text { .. } => Box::new(std::iter::empty()),
+            Literal::Hex(v) => Box::new(std::iter::once(&v[..])),
+            Literal::Lanes(v) => Box::new(v.iter().map(|l| &l[..])),
+            Literal::LaneSlices(v) => Box::new(v.iter().flatten().map(|l| &l[..])),
+        }
+    }
+}
+
+/// One generated item: `pub {keyword} {name}: {literal.ty()} = {literal.render()};`.
+pub struct Item {
+    pub keyword: &'static str,
+    pub name: &'static str,
+    pub literal: Literal,
+}
+
+fn lane_slices<const N: usize>(slices: Vec<[[u32; 8]; N]>) -> Literal {
+    Literal::LaneSlices(slices.iter().map(|s| s.to_vec()).collect())
+}
+
+/// Every generated item, in order: the one list that build.rs renders and the bundler reads.
+pub fn items() -> Vec<Item> {
+    let item = |keyword, name, literal| Item {
+        keyword,
+        name,
+        literal,
+    };
+    let text = |ty, value| Literal::Text { ty, value };
+    let mt = move_table();
+    let shifts = format!("{:?}", neighbour_shifts());
+    vec![
+        item(
+            "const",
+            "SLOT_CELL",
+            text("[usize; 9]", format!("{SLOT_CELL:?}")),
+        ),
+        item("const", "EMPTY_SHIFT", text("u32", EMPTY_SHIFT.to_string())),
+        item(
+            "const",
+            "MAX_LAYER_STATES",
+            text("usize", max_layer_states().to_string()),
+        ),
+        item("static", "NEIGHBOUR_SHIFTS", text("[[u32; 4]; 9]", shifts)),
+        item(
+            "static",
+            "NEIGHBOUR_MASK",
+            Literal::Hex(neighbour_masks().to_vec()),
+        ),
+        item("static", "MOVE_BASE", Literal::Hex(mt.base.to_vec())),
+        item("static", "MOVE_SPAN", Literal::Hex(mt.span)),
+        item("static", "MOVE_IMAGE", Literal::Lanes(mt.images)),
+        item("static", "MOVE_HASH_SUM", Literal::Lanes(mt.hash_sum)),
+        item("static", "SYMMETRY_XOR", lane_slices(symmetry_xor_slices())),
+        item(
+            "static",
+            "LANE_PERMUTATION",
+            Literal::Lanes(lane_permutations().to_vec()),
+        ),
+        item("static", "HASH_SLICE", lane_slices(hash_slices())),
+    ]
+}
+
 /// Renders every table as Rust source for the runtime to include!.
 pub fn render() -> String {
-    use std::fmt::Write;
-    let mut s = String::new();
-    let lanes = |s: &mut String, l: &[u32; 8]| {
-        let parts: Vec<String> = l.iter().map(|v| format!("{v:#x}")).collect();
-        write!(s, "Lanes([{}]),", parts.join(",")).unwrap();
-    };
-    let list = |v: &[u32]| {
-        v.iter()
-            .map(|x| format!("{x:#x}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    writeln!(
-        s,
-        "// Generated by tables/cephalopod.rs through build.rs. Do not edit."
-    )
-    .unwrap();
-    writeln!(s, "pub const SLOT_CELL: [usize; 9] = {SLOT_CELL:?};").unwrap();
-    writeln!(s, "pub const EMPTY_SHIFT: u32 = {EMPTY_SHIFT};").unwrap();
-    writeln!(
-        s,
-        "pub const MAX_LAYER_STATES: usize = {};",
-        max_layer_states()
-    )
-    .unwrap();
-    let shifts = neighbour_shifts();
-    writeln!(
-        s,
-        "pub static NEIGHBOUR_SHIFTS: [[u32; 4]; 9] = {shifts:?};"
-    )
-    .unwrap();
-    let masks = neighbour_masks();
-    writeln!(
-        s,
-        "pub static NEIGHBOUR_MASK: [u32; 9] = [{}];",
-        list(&masks)
-    )
-    .unwrap();
-    let mt = move_table();
-    writeln!(s, "pub static MOVE_BASE: [u32; 9] = [{}];", list(&mt.base)).unwrap();
-    writeln!(
-        s,
-        "pub static MOVE_SPAN: [u32; {}] = [{}];",
-        mt.span.len(),
-        list(&mt.span)
-    )
-    .unwrap();
-    write!(s, "pub static MOVE_IMAGE: [Lanes; {}] = [", mt.images.len()).unwrap();
-    mt.images.iter().for_each(|l| lanes(&mut s, l));
-    writeln!(s, "];").unwrap();
-    write!(
-        s,
-        "pub static MOVE_HASH_SUM: [Lanes; {}] = [",
-        mt.hash_sum.len()
-    )
-    .unwrap();
-    mt.hash_sum.iter().for_each(|l| lanes(&mut s, l));
-    writeln!(s, "];").unwrap();
-    write!(s, "pub static SYMMETRY_XOR: [[Lanes; 256]; 3] = [").unwrap();
-    for slice in symmetry_xor_slices() {
-        s.push('[');
-        slice.iter().for_each(|l| lanes(&mut s, l));
-        s.push_str("],");
+    let mut s =
+        String::from("// Generated by tables/cephalopod.rs through build.rs. Do not edit.\n");
+    for item in items() {
+        let (ty, value) = (item.literal.ty(), item.literal.render());
+        s += &format!("pub {} {}: {ty} = {value};\n", item.keyword, item.name);
     }
-    writeln!(s, "];").unwrap();
-    write!(s, "pub static LANE_PERMUTATION: [Lanes; 8] = [").unwrap();
-    lane_permutations().iter().for_each(|l| lanes(&mut s, l));
-    writeln!(s, "];").unwrap();
-    write!(s, "pub static HASH_SLICE: [[Lanes; 512]; 3] = [").unwrap();
-    for slice in hash_slices() {
-        s.push('[');
-        slice.iter().for_each(|l| lanes(&mut s, l));
-        s.push_str("],");
-    }
-    writeln!(s, "];").unwrap();
     s
 }

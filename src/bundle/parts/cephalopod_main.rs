@@ -1,0 +1,30 @@
+//! Bundle-only entry point: the CodinGame input on stdin, the answer on stdout; bad input gets a
+//! one-line message on stderr and exit status 2, as with `podium cephalopod`.
+
+use crate::cephalopod::engine::PREFAULT_STATES;
+use crate::cephalopod::{arch, memory, tables, Engine, KernelChoice, Problem};
+use std::io::Read;
+use std::process::exit;
+
+fn fail(message: impl std::fmt::Display) -> ! {
+    eprintln!("{message}");
+    exit(2)
+}
+
+fn main() {
+    // Everything before the input is read stays out of a judge clock that starts there.
+    // SAFETY: first thing in main: one thread, and nothing has read a table yet.
+    unsafe { tables::init() };
+    let kernel = arch::select(KernelChoice::Auto).unwrap_or_else(|e| fail(e));
+    let arena = memory::arena();
+    let mut buffers = memory::buffers(&arena);
+    memory::prefault_for(&mut buffers, PREFAULT_STATES);
+    let mut input = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut input) {
+        fail(format!("cannot read stdin: {e}"));
+    }
+    let problem = Problem::parse(&input).unwrap_or_else(|e| fail(e));
+    let mut engine = Engine::new(buffers);
+    let answer = arch::run(&mut engine, kernel, &problem.board, problem.depth, None);
+    println!("{answer}");
+}

@@ -1,0 +1,149 @@
+//! Bundle-only stand-in for `cephalopod::memory`: the engine's buffers in one zeroed heap block,
+//! with no crate; the kernel hands out its pages lazily, so a run touches only what it uses.
+
+use crate::cephalopod::engine::{Buffers, TABLE_SLOTS};
+use crate::cephalopod::tables::{Lanes, MAX_LAYER_STATES};
+use std::alloc::{alloc_zeroed, dealloc, handle_alloc_error, Layout};
+use std::cell::Cell;
+use std::mem::{align_of, size_of};
+
+/// Where the buffers start (a huge-page boundary) and how each is aligned (a cache line).
+const BLOCK_ALIGN: usize = 2 << 20;
+const SLICE_ALIGN: usize = 64;
+
+/// Address space the buffers need, as in the crate.
+pub fn arena_bytes() -> usize {
+    let layer = MAX_LAYER_STATES * (4 + size_of::<Lanes>());
+    2 * layer + 8 * TABLE_SLOTS + 4096
+}
+
+/// One zeroed block, handed out front to back from its first huge-page boundary `base`.
+pub struct Arena {
+    block: *mut u8,
+    layout: Layout,
+    base: *mut u8,
+    capacity: usize,
+    used: Cell<usize>,
+}
+
+pub fn arena() -> Arena {
+    // A 16-byte alignment lets the allocator take a block this big from calloc, whose fresh
+    // mmap pages are zero already; a stricter one would be memset, touching every page. So the
+    // block is over-allocated and aligned by hand.
+    let layout = Layout::from_size_align(arena_bytes() + BLOCK_ALIGN, 16).expect("arena layout");
+    // SAFETY: the layout's size is not zero.
+    let block = unsafe { alloc_zeroed(layout) };
+    if block.is_null() {
+        handle_alloc_error(layout);
+    }
+    let skip = (BLOCK_ALIGN - block as usize % BLOCK_ALIGN) % BLOCK_ALIGN;
+    // SAFETY: `skip` is below BLOCK_ALIGN, within the over-allocation.
+    let base = unsafe { block.add(skip) };
+    let capacity = layout.size() - skip;
+    advise_huge_pages(base, capacity - capacity % BLOCK_ALIGN);
+    Arena {
+        block,
+        layout,
+        base,
+        capacity,
+        used: Cell::new(0),
+    }
+}
+
+/// Asks Linux to back `len` bytes from `start` (whole 2 MiB pages of ours) with huge pages, as
+/// the crate's arena does: a hint that saves TLB misses in the big layers. libc is no crate
+/// here, but std links it anyway.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(start: *mut u8, len: usize) {
+    use std::os::raw::{c_int, c_void};
+    extern "C" {
+        fn madvise(addr: *mut c_void, len: usize, advice: c_int) -> c_int;
+    }
+    const MADV_HUGEPAGE: c_int = 14;
+    // SAFETY: the range is page aligned and inside our own block; MADV_HUGEPAGE changes neither
+    // contents nor access rights, and a failure (an old kernel) just leaves small pages.
+    unsafe { madvise(start.cast(), len, MADV_HUGEPAGE) };
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_start: *mut u8, _len: usize) {}
+
+impl Drop for Arena {
+    fn drop(&mut self) {
+        // SAFETY: `block` came from `alloc_zeroed(layout)` and is freed only here.
+        unsafe { dealloc(self.block, self.layout) }
+    }
+}
+
+impl Arena {
+    /// `len` zeroed `T`s after everything handed out before.
+    ///
+    /// # Safety
+    /// All-zero bytes must be a valid `T`.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn take<T>(&self, len: usize) -> &mut [T] {
+        let align = align_of::<T>().max(SLICE_ALIGN);
+        let start = (self.used.get() + align - 1) & !(align - 1);
+        let end = start + len * size_of::<T>();
+        assert!(end <= self.capacity, "arena exhausted");
+        self.used.set(end);
+        // SAFETY: `start..end` lies in the block, after every earlier slice and never handed
+        // out again, so the slice is unaliased for as long as the arena is borrowed; the block
+        // is zeroed, which the caller says is a valid `T`; `base` is 2 MiB aligned and `start`
+        // a multiple of `align`, itself a multiple of T's alignment.
+        unsafe { std::slice::from_raw_parts_mut(self.base.add(start).cast(), len) }
+    }
+}
+
+pub fn buffers(arena: &Arena) -> Buffers<'_> {
+    // SAFETY: zero is a valid u32, u64 and `Lanes` (eight u32s).
+    unsafe {
+        Buffers {
+            states: [arena.take(MAX_LAYER_STATES), arena.take(MAX_LAYER_STATES)],
+            counts: [arena.take(MAX_LAYER_STATES), arena.take(MAX_LAYER_STATES)],
+            slots: arena.take(TABLE_SLOTS),
+        }
+    }
+}
+
+/// Writes each 4096-byte page of `slice` once, leaving its contents as they were.
+fn touch_pages<T: Copy>(slice: &mut [T]) {
+    let step = (4096 / size_of::<T>()).max(1);
+    for x in slice.iter_mut().step_by(step) {
+        *x = std::hint::black_box(*x);
+    }
+}
+
+/// Makes resident the pages a layer of up to `states` states uses, as in the crate.
+pub fn prefault_for(buffers: &mut Buffers, states: usize) {
+    let states = states.min(MAX_LAYER_STATES);
+    for layer in &mut buffers.states {
+        touch_pages(&mut layer[..states]);
+    }
+    for layer in &mut buffers.counts {
+        touch_pages(&mut layer[..states]);
+    }
+    let slots = (2 * states).next_power_of_two().min(TABLE_SLOTS);
+    touch_pages(&mut buffers.slots[..slots]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cephalopod::{arch, cases, select, Engine, KernelChoice};
+
+    #[test]
+    fn buffers_are_aligned_zeroed_and_solve_as_the_crate_does() {
+        let arena = arena();
+        let mut buffers = buffers(&arena);
+        assert_eq!(buffers.counts[1].as_ptr() as usize % 32, 0);
+        assert!(buffers.slots[..1 << 16].iter().all(|&s| s == 0));
+        prefault_for(&mut buffers, 1000);
+        let mut engine = Engine::new(buffers);
+        let kernel = select(KernelChoice::Auto).unwrap();
+        for case in cases::all().iter().filter(|c| c.problem.depth <= 20) {
+            let answer = arch::run(&mut engine, kernel, case.board(), case.problem.depth, None);
+            assert_eq!(answer, case.expected, "{}", case.id);
+        }
+    }
+}

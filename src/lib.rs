@@ -4,3 +4,4 @@
 pub mod bundle;
 pub mod cephalopod;
 pub mod core;
+pub mod icfp2015;

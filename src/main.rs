@@ -35,6 +35,11 @@ enum Command {
         #[arg(long)]
         prefault: bool,
     },
+    /// ICFP 2015 (hex Tetris with phrases of power): score and replay command strings.
+    Icfp2015 {
+        #[command(subcommand)]
+        command: podium::icfp2015::cli::Icfp2015Command,
+    },
     /// Run every solver on the bundled data and print a table (the main job).
     Bench {
         /// Only cases whose id contains this text.
@@ -119,6 +124,10 @@ fn main() -> ExitCode {
             runs,
             kernel,
         } => run_bench(filter.as_deref(), runs.max(1), kernel.into()),
+        Command::Icfp2015 { command } => podium::icfp2015::cli::run(command).map_err(|e| Failure {
+            message: e.message,
+            code: e.code,
+        }),
         Command::Bundle { problem, out } => podium::bundle::write(&problem, out.as_deref())
             .map(|_| ())
             .map_err(Failure::input),

@@ -1,0 +1,456 @@
+//! `podium icfp2015 score|show`: the clap types and their runner. Output follows the official
+//! evaluator; bad input is one line naming the file, field or position, with exit code 2.
+
+use super::commands::first_invalid;
+use super::game::{evaluate, Evaluation, Setup};
+use super::phrases::PhraseSet;
+use super::problem::{Problem, Solution};
+use super::show::Replay;
+use std::fmt;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum Icfp2015Command {
+    /// Score command strings as the official evaluator did: one from stdin, or an output file.
+    Score {
+        /// Problem file (JSON); repeat it to score an output file over several problems.
+        #[arg(short = 'f', long = "file", value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+        /// Seed to play (one of the problem's sourceSeeds; optional if it has only one).
+        /// The command string is read from stdin.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Score every entry of this output file ([{problemId, seed, tag, solution}]) instead.
+        #[arg(long, value_name = "FILE", conflicts_with = "seed")]
+        solutions: Option<PathBuf>,
+        #[command(flatten)]
+        phrases: PhraseArgs,
+    },
+    /// Replay a command string: the board, unit, pivot and score at any step, in the terminal
+    /// (ANSI colours) or as an SVG.
+    Show {
+        /// Problem file (JSON).
+        #[arg(short = 'f', long = "file", value_name = "FILE")]
+        file: PathBuf,
+        /// Seed to play (one of the problem's sourceSeeds; optional if it has only one).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Take the command string from this output file's entry for the problem and seed
+        /// (default: read it from stdin).
+        #[arg(long, value_name = "FILE")]
+        solutions: Option<PathBuf>,
+        /// Show the state after this many commands (default: after all of them).
+        #[arg(long, value_name = "K")]
+        step: Option<usize>,
+        /// Replay every step in the terminal.
+        #[arg(long, conflicts_with = "step")]
+        animate: bool,
+        /// Milliseconds between animation frames.
+        #[arg(long, value_name = "MS", default_value_t = 60)]
+        delay: u64,
+        /// Write the step as an SVG file instead of printing it.
+        #[arg(long, value_name = "FILE", conflicts_with = "animate")]
+        svg: Option<PathBuf>,
+        /// Plain characters instead of ANSI colours.
+        #[arg(long)]
+        no_color: bool,
+        #[command(flatten)]
+        phrases: PhraseArgs,
+    },
+}
+
+/// The phrases of power in play (`-p`, as the contest's program interface had it).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct PhraseArgs {
+    /// A phrase of power (repeatable); added to the 18 known ones unless --no-default-phrases.
+    #[arg(short = 'p', long = "phrase", value_name = "PHRASE")]
+    pub phrases: Vec<String>,
+    /// Let -p replace the 18 known phrases instead of adding to them.
+    #[arg(long)]
+    pub no_default_phrases: bool,
+}
+
+/// A failure to report on one line (`podium: {message}`); `code` is the exit status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CliError {
+    pub message: String,
+    pub code: u8,
+}
+
+impl CliError {
+    /// Bad input: exit code 2.
+    fn input(message: impl ToString) -> CliError {
+        CliError {
+            message: message.to_string(),
+            code: 2,
+        }
+    }
+
+    /// Trouble writing the output: exit code 1.
+    fn output(message: impl ToString) -> CliError {
+        CliError {
+            message: message.to_string(),
+            code: 1,
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for CliError {}
+
+/// Runs a command on the process's stdin and stdout.
+pub fn run(cmd: Icfp2015Command) -> Result<(), CliError> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    run_with(cmd, &mut std::io::stdin().lock(), &mut out)
+}
+
+/// Runs a command on the given input and output (what `run` does, testable in-process).
+pub fn run_with(
+    cmd: Icfp2015Command,
+    input: &mut dyn Read,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    match cmd {
+        Icfp2015Command::Score {
+            files,
+            seed,
+            solutions,
+            phrases,
+        } => {
+            let phrases = phrase_set(&phrases)?;
+            let setups = load_problems(&files)?;
+            match solutions {
+                Some(path) => score_file(&setups, &path, &phrases, out),
+                None => {
+                    let [setup] = setups.as_slice() else {
+                        return Err(CliError::input(
+                            "icfp2015: scoring stdin takes exactly one -f problem (use --solutions for several)",
+                        ));
+                    };
+                    let seed = pick_seed(&setup.problem, seed)?;
+                    let text = read_commands(input)?;
+                    score_one(setup, seed, &text, &phrases, out)
+                }
+            }
+        }
+        Icfp2015Command::Show {
+            file,
+            seed,
+            solutions,
+            step,
+            animate,
+            delay,
+            svg,
+            no_color,
+            phrases,
+        } => {
+            let phrases = phrase_set(&phrases)?;
+            let setups = load_problems(std::slice::from_ref(&file))?;
+            let setup = &setups[0];
+            let seed = pick_seed(&setup.problem, seed)?;
+            let text = match solutions {
+                Some(path) => solution_for(&path, setup.problem.id, seed)?,
+                None => read_commands(input)?,
+            };
+            let options = ShowOptions {
+                step,
+                animate,
+                delay: Duration::from_millis(delay),
+                svg,
+                color: !no_color,
+            };
+            show(setup, seed, &text, &phrases, &options, out)
+        }
+    }
+}
+
+fn phrase_set(args: &PhraseArgs) -> Result<PhraseSet, CliError> {
+    PhraseSet::with(&args.phrases, args.no_default_phrases).map_err(CliError::input)
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
+    std::fs::read(path)
+        .map_err(|e| CliError::input(format!("icfp2015: cannot read {}: {e}", path.display())))
+}
+
+/// The problems of `files`, each with a distinct id.
+fn load_problems(files: &[PathBuf]) -> Result<Vec<Setup>, CliError> {
+    let mut setups: Vec<Setup> = Vec::with_capacity(files.len());
+    for path in files {
+        let name = path.display().to_string();
+        let problem = Problem::parse(&read_file(path)?, &name).map_err(CliError::input)?;
+        if let Some(j) = setups.iter().position(|s| s.problem.id == problem.id) {
+            return Err(CliError::input(format!(
+                "icfp2015 problem {name}: id {} is also the id of {}",
+                problem.id,
+                files[j].display()
+            )));
+        }
+        setups.push(Setup::new(problem));
+    }
+    Ok(setups)
+}
+
+fn pick_seed(problem: &Problem, seed: Option<u64>) -> Result<u32, CliError> {
+    match seed {
+        Some(s) => problem.check_seed(s).map_err(CliError::input),
+        None => match problem.source_seeds.as_slice() {
+            [only] => Ok(*only),
+            seeds => Err(CliError::input(format!(
+                "icfp2015: --seed is required: problem {} has {} sourceSeeds",
+                problem.id,
+                seeds.len()
+            ))),
+        },
+    }
+}
+
+/// The command string on `input`: UTF-8 and nothing but commands and ignored characters.
+fn read_commands(input: &mut dyn Read) -> Result<String, CliError> {
+    let mut bytes = Vec::new();
+    input
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::input(format!("icfp2015 commands: cannot read stdin: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        CliError::input(format!(
+            "icfp2015 commands: not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    if let Some(e) = first_invalid(&text) {
+        return Err(CliError::input(e));
+    }
+    Ok(text)
+}
+
+fn write_err(e: std::io::Error) -> CliError {
+    CliError::output(format!("icfp2015: cannot write the output: {e}"))
+}
+
+fn score_one(
+    setup: &Setup,
+    seed: u32,
+    text: &str,
+    phrases: &PhraseSet,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let e = evaluate(setup, seed as u64, text, phrases).map_err(CliError::input)?;
+    print_evaluation(&e, phrases, out).map_err(write_err)
+}
+
+/// The evaluator's four lines, then each used phrase's count.
+fn print_evaluation(
+    e: &Evaluation,
+    phrases: &PhraseSet,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    writeln!(out, "moves: {}", e.moves)?;
+    writeln!(out, "error: {}", e.error_text())?;
+    writeln!(out, "score: {}", e.score)?;
+    writeln!(out, "power: {}", e.power_line())?;
+    if e.error.is_none() {
+        for (i, &n) in e.counts.iter().enumerate().filter(|(_, &n)| n > 0) {
+            writeln!(out, "phrase {i} {:?}: {n}", phrases.phrases()[i])?;
+        }
+    }
+    Ok(())
+}
+
+fn score_file(
+    setups: &[Setup],
+    path: &Path,
+    phrases: &PhraseSet,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let name = path.display().to_string();
+    let solutions = Solution::parse_file(&read_file(path)?, &name).map_err(CliError::input)?;
+    let mut evaluations = Vec::with_capacity(solutions.len());
+    for (i, s) in solutions.iter().enumerate() {
+        let at = |msg: String| CliError::input(format!("icfp2015 solutions {name}: [{i}].{msg}"));
+        let Some(p) = setups.iter().position(|x| x.problem.id == s.problem_id) else {
+            return Err(at(format!(
+                "problemId: {} is not one of the given problems (-f)",
+                s.problem_id
+            )));
+        };
+        if setups[p].problem.check_seed(s.seed).is_err() {
+            return Err(at(format!(
+                "seed: {} is not one of problem {}'s sourceSeeds",
+                s.seed, s.problem_id
+            )));
+        }
+        if let Some(e) = first_invalid(&s.solution) {
+            return Err(at(format!(
+                "solution: position {}: character {:?} is not a command",
+                e.position, e.character
+            )));
+        }
+        let e = evaluate(&setups[p], s.seed, &s.solution, phrases).map_err(CliError::input)?;
+        evaluations.push((p, e));
+    }
+    let w = |r: std::io::Result<()>| r.map_err(write_err);
+    // The last entry for a (problem, seed) counts, as resubmissions did.
+    let mut counted: Vec<Vec<Option<u64>>> = setups
+        .iter()
+        .map(|s| vec![None; s.problem.source_seeds.len()])
+        .collect();
+    for (i, (s, (p, e))) in solutions.iter().zip(&evaluations).enumerate() {
+        let replaced = solutions[i + 1..]
+            .iter()
+            .any(|t| t.problem_id == s.problem_id && t.seed == s.seed);
+        let tag = s
+            .tag
+            .as_ref()
+            .map(|t| format!(" tag {t:?}"))
+            .unwrap_or_default();
+        w(writeln!(
+            out,
+            "problem {} seed {}{tag}: score {} (moves {}, {}, power {}){}",
+            s.problem_id,
+            s.seed,
+            e.score,
+            e.moves,
+            e.error_text(),
+            e.power_line(),
+            if replaced {
+                " (replaced by a later entry)"
+            } else {
+                ""
+            }
+        ))?;
+        let k = setups[*p]
+            .problem
+            .source_seeds
+            .iter()
+            .position(|&x| x as u64 == s.seed)
+            .expect("checked seed");
+        counted[*p][k] = Some(e.score);
+    }
+    let mut order: Vec<usize> = (0..setups.len()).collect();
+    order.sort_by_key(|&p| setups[p].problem.id);
+    let mut total = 0u64;
+    for p in order {
+        let seeds = &counted[p];
+        let sum: u64 = seeds.iter().flatten().sum();
+        let mean = sum / seeds.len() as u64;
+        let missing = seeds.iter().filter(|s| s.is_none()).count();
+        total += mean;
+        let note = if missing > 0 {
+            format!("; {missing} without a solution count 0")
+        } else {
+            String::new()
+        };
+        w(writeln!(
+            out,
+            "problem {}: {mean} (floor of the mean over {} seeds{note})",
+            setups[p].problem.id,
+            seeds.len()
+        ))?;
+    }
+    w(writeln!(
+        out,
+        "total: {total} (sum over {} problems)",
+        setups.len()
+    ))
+}
+
+/// The command string of the output file's last entry for `problem` and `seed`.
+fn solution_for(path: &Path, problem: i64, seed: u32) -> Result<String, CliError> {
+    let name = path.display().to_string();
+    let solutions = Solution::parse_file(&read_file(path)?, &name).map_err(CliError::input)?;
+    let Some((i, s)) = solutions
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, s)| s.problem_id == problem && s.seed == seed as u64)
+    else {
+        return Err(CliError::input(format!(
+            "icfp2015 solutions {name}: no entry for problem {problem} seed {seed}"
+        )));
+    };
+    if let Some(e) = first_invalid(&s.solution) {
+        return Err(CliError::input(format!(
+            "icfp2015 solutions {name}: [{i}].solution: position {}: character {:?} is not a command",
+            e.position, e.character
+        )));
+    }
+    Ok(s.solution.clone())
+}
+
+/// How `show` draws.
+#[derive(Clone, Debug)]
+pub struct ShowOptions {
+    pub step: Option<usize>,
+    pub animate: bool,
+    pub delay: Duration,
+    pub svg: Option<PathBuf>,
+    pub color: bool,
+}
+
+/// Replays `text` and draws the requested step(s) on `out` or into an SVG file.
+pub fn show(
+    setup: &Setup,
+    seed: u32,
+    text: &str,
+    phrases: &PhraseSet,
+    options: &ShowOptions,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let mut replay = Replay::new(setup, seed, text, phrases).map_err(CliError::input)?;
+    let total = replay.len();
+    let step = options.step.unwrap_or(total);
+    if step > total {
+        return Err(CliError::input(format!(
+            "icfp2015: --step {step}: the solution has {total} commands"
+        )));
+    }
+    let final_line = {
+        let e = evaluate(setup, seed as u64, text, phrases).map_err(CliError::input)?;
+        format!(
+            "evaluator: moves {}, {}, score {}",
+            e.moves,
+            e.error_text(),
+            e.score
+        )
+    };
+    let w = |r: std::io::Result<()>| r.map_err(write_err);
+    if options.animate {
+        loop {
+            w(write!(out, "\x1b[H\x1b[2J{}", replay.ansi(options.color)))?;
+            w(out.flush())?;
+            if !replay.advance() {
+                break;
+            }
+            if !options.delay.is_zero() {
+                std::thread::sleep(options.delay);
+            }
+        }
+        return w(writeln!(out, "{final_line}"));
+    }
+    replay.advance_to(step);
+    match &options.svg {
+        Some(path) => {
+            std::fs::write(path, replay.svg()).map_err(|e| {
+                CliError::output(format!("icfp2015: cannot write {}: {e}", path.display()))
+            })?;
+            w(writeln!(
+                out,
+                "wrote {} (step {} of {total})",
+                path.display(),
+                replay.step()
+            ))
+        }
+        None => {
+            w(write!(out, "{}", replay.ansi(options.color)))?;
+            w(writeln!(out, "{final_line}"))
+        }
+    }
+}

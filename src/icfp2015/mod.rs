@@ -1,0 +1,21 @@
+//! ICFP Programming Contest 2015 (hexagonal Tetris with phrases of power): the exact game
+//! engine, the official evaluator's scoring, a terminal/SVG viewer and the `podium icfp2015` CLI.
+
+pub mod board;
+pub mod cli;
+pub mod commands;
+pub mod game;
+pub mod hex;
+pub mod phrases;
+pub mod problem;
+pub mod show;
+pub mod source;
+pub mod unit;
+
+pub use board::Board;
+pub use commands::Command;
+pub use game::{evaluate, EvalError, Evaluation, Game, Outcome, Probe, Setup, Status};
+pub use hex::Cell;
+pub use phrases::PhraseSet;
+pub use problem::{Problem, Solution};
+pub use unit::{Pos, Unit};

@@ -53,17 +53,22 @@ fn inverse(map: &[usize; 9]) -> [usize; 9] {
 
 /// Orthogonal neighbours of the cell in `slot`, as slots in ascending order, so that a bit
 /// gather (BMI2 pext) of their fields yields the neighbour index directly.
-pub fn neighbour_slots(slot: usize) -> Vec<usize> {
-    let cell = SLOT_CELL[slot];
-    let (r, c) = ((cell / 3) as isize, (cell % 3) as isize);
-    let mut slots: Vec<usize> = [(-1, 0), (0, -1), (0, 1), (1, 0)]
-        .iter()
-        .map(|(dr, dc)| (r + dr, c + dc))
-        .filter(|&(r, c)| (0..3).contains(&r) && (0..3).contains(&c))
-        .map(|(r, c)| slot_of_cell((r * 3 + c) as usize))
-        .collect();
-    slots.sort_unstable();
-    slots
+pub fn neighbour_slots(slot: usize) -> &'static [usize] {
+    static NEIGHBOURS: OnceLock<[Vec<usize>; 9]> = OnceLock::new();
+    &NEIGHBOURS.get_or_init(|| {
+        std::array::from_fn(|slot| {
+            let cell = SLOT_CELL[slot];
+            let (r, c) = ((cell / 3) as isize, (cell % 3) as isize);
+            let mut slots: Vec<usize> = [(-1, 0), (0, -1), (0, 1), (1, 0)]
+                .iter()
+                .map(|(dr, dc)| (r + dr, c + dc))
+                .filter(|&(r, c)| (0..3).contains(&r) && (0..3).contains(&c))
+                .map(|(r, c)| slot_of_cell((r * 3 + c) as usize))
+                .collect();
+            slots.sort_unstable();
+            slots
+        })
+    })[slot]
 }
 
 /// The bits of slot k's neighbours' fields.
@@ -88,11 +93,11 @@ fn slot_image(t: usize, slot: usize) -> usize {
 /// Applies symmetry t to the low 24 bits of a state (the centre and the empty count stay).
 pub fn transform_low_bits(t: usize, bits: u32) -> u32 {
     let mut out = 0;
-    for bit in 0..24 {
-        if bits >> bit & 1 == 1 {
-            let (slot, offset) = (bit / 3, bit % 3);
-            out |= 1 << (3 * slot_image(t, slot) + offset);
-        }
+    let mut rest = bits & 0xff_ffff;
+    while rest != 0 {
+        let bit = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        out |= 1 << (3 * slot_image(t, bit / 3) + bit % 3);
     }
     out
 }
@@ -160,17 +165,42 @@ pub fn hash_slices() -> Vec<[[u32; 8]; 512]> {
         .collect()
 }
 
-/// One move: what it adds to the parent state (wrapping), and which slots it changes by how much.
+/// One move: what it adds to the parent state (wrapping), and which slots it changes by how
+/// much (the placed die first, then up to 4 captured ones).
 pub struct Move {
     pub delta: u32,
-    pub changes: Vec<(usize, i32)>,
+    changes: [(usize, i32); 5],
+    changed: usize,
+}
+
+impl Move {
+    fn new(delta: u32, placed: (usize, i32)) -> Move {
+        let mut changes = [(0, 0); 5];
+        changes[0] = placed;
+        Move {
+            delta,
+            changes,
+            changed: 1,
+        }
+    }
+
+    pub fn changes(&self) -> &[(usize, i32)] {
+        &self.changes[..self.changed]
+    }
 }
 
 /// The moves of placing a die on empty `slot` whose neighbours (in `neighbour_slots` order)
 /// show `values`: every capture of 2+ dice summing to at most 6, else a single 1.
 pub fn moves(slot: usize, values: &[u32]) -> Vec<Move> {
-    let nbs = neighbour_slots(slot);
     let mut out = Vec::new();
+    moves_into(slot, values, &mut out);
+    out
+}
+
+/// `moves`, written into a buffer that is cleared first.
+pub fn moves_into(slot: usize, values: &[u32], out: &mut Vec<Move>) {
+    out.clear();
+    let nbs = neighbour_slots(slot);
     for subset in 0u32..(1 << nbs.len()) {
         let members = (0..nbs.len()).filter(|&j| subset >> j & 1 == 1);
         let count = subset.count_ones();
@@ -178,28 +208,32 @@ pub fn moves(slot: usize, values: &[u32]) -> Vec<Move> {
         if count < 2 || members.clone().any(|j| values[j] == 0) || sum > 6 {
             continue;
         }
-        let mut delta = (sum << (3 * slot)).wrapping_add((count - 1) << EMPTY_SHIFT);
-        let mut changes = vec![(slot, sum as i32)];
+        let delta = (sum << (3 * slot)).wrapping_add((count - 1) << EMPTY_SHIFT);
+        let mut m = Move::new(delta, (slot, sum as i32));
         for j in members {
-            delta = delta.wrapping_sub(values[j] << (3 * nbs[j]));
-            changes.push((nbs[j], -(values[j] as i32)));
+            m.delta = m.delta.wrapping_sub(values[j] << (3 * nbs[j]));
+            m.changes[m.changed] = (nbs[j], -(values[j] as i32));
+            m.changed += 1;
         }
-        out.push(Move { delta, changes });
+        out.push(m);
     }
     if out.is_empty() {
-        out.push(Move {
-            delta: (1u32 << (3 * slot)).wrapping_sub(1 << EMPTY_SHIFT),
-            changes: vec![(slot, 1)],
-        });
+        let delta = (1u32 << (3 * slot)).wrapping_sub(1 << EMPTY_SHIFT);
+        out.push(Move::new(delta, (slot, 1)));
     }
-    out
 }
 
-/// Neighbour values encoded in a neighbour index (3 bits each), or None if one is not a die value.
-pub fn decode_neighbour_index(slot: usize, index: usize) -> Option<Vec<u32>> {
-    let values: Vec<u32> = (0..neighbour_slots(slot).len())
-        .map(|j| ((index >> (3 * j)) & 7) as u32)
-        .collect();
+/// Neighbour values encoded in a neighbour index (3 bits each, in `neighbour_slots` order), or
+/// None if one is not a die value.
+pub fn decode_neighbour_index(slot: usize, index: usize) -> Option<[u32; 4]> {
+    let mut values = [0; 4];
+    for (j, value) in values
+        .iter_mut()
+        .enumerate()
+        .take(neighbour_slots(slot).len())
+    {
+        *value = ((index >> (3 * j)) & 7) as u32;
+    }
     values.iter().all(|&v| v <= 6).then_some(values)
 }
 
@@ -218,7 +252,7 @@ pub struct MoveTable {
 /// What move `m` adds to a state's image under symmetry t.
 pub fn move_image(m: &Move, t: usize) -> u32 {
     let fields = |map: &dyn Fn(usize) -> usize| {
-        m.changes.iter().fold(0u32, |acc, &(k, change)| {
+        m.changes().iter().fold(0u32, |acc, &(k, change)| {
             acc.wrapping_add((change as u32).wrapping_shl(3 * map(k) as u32))
         })
     };
@@ -233,12 +267,14 @@ pub fn move_table() -> MoveTable {
         images: Vec::new(),
         hash_sum: Vec::new(),
     };
+    let mut list = Vec::new();
     for (slot, &size) in NEIGHBOUR_INDEX_SIZE.iter().enumerate() {
         table.base[slot] = table.span.len() as u32;
         for index in 0..size {
-            let list = decode_neighbour_index(slot, index)
-                .map(|values| moves(slot, &values))
-                .unwrap_or_default();
+            list.clear();
+            if let Some(values) = decode_neighbour_index(slot, index) {
+                moves_into(slot, &values, &mut list);
+            }
             assert!(list.len() < 16 && table.images.len() < (1 << 28));
             table
                 .span
@@ -247,7 +283,7 @@ pub fn move_table() -> MoveTable {
             for m in &list {
                 table.images.push(std::array::from_fn(|t| move_image(m, t)));
                 for (t, sum) in sums.iter_mut().enumerate() {
-                    for &(k, change) in &m.changes {
+                    for &(k, change) in m.changes() {
                         *sum = sum.wrapping_add((change as u32).wrapping_mul(hash_weight(t, k)));
                     }
                 }
@@ -263,7 +299,7 @@ pub fn move_table() -> MoveTable {
 pub fn neighbour_shifts() -> [[u32; 4]; 9] {
     let mut out = [[40; 4]; 9];
     for (slot, shifts) in out.iter_mut().enumerate() {
-        for (j, nb) in neighbour_slots(slot).into_iter().enumerate() {
+        for (j, &nb) in neighbour_slots(slot).iter().enumerate() {
             shifts[j] = 3 * nb as u32;
         }
     }

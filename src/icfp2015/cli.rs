@@ -28,6 +28,17 @@ pub enum Icfp2015Command {
         #[command(flatten)]
         phrases: PhraseArgs,
     },
+    /// Solve problems: the output JSON [{problemId, seed, tag, solution}] on stdout.
+    Play(PlayArgs),
+    /// Solve all 25 qualifier problems (bundled) and compare with the leaderboard.
+    Bench {
+        /// Seconds per problem (shared by its seeds).
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        per_problem: f64,
+        /// Threads (default: all cores).
+        #[arg(short = 'c', long = "cores")]
+        cores: Option<usize>,
+    },
     /// Replay a command string: the board, unit, pivot and score at any step, in the terminal
     /// (ANSI colours) or as an SVG.
     Show {
@@ -59,6 +70,26 @@ pub enum Icfp2015Command {
         #[command(flatten)]
         phrases: PhraseArgs,
     },
+}
+
+/// The contest's program interface: `-f FILE... -t SECONDS -m MEGABYTES -c CORES -p PHRASE...`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// Problem file (JSON); repeatable.
+    #[arg(short = 'f', long = "file", value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Total time for all problems, in seconds (the answer is printed within it).
+    #[arg(short = 't', long = "time", value_name = "SECONDS")]
+    pub time: Option<f64>,
+    /// Memory limit in megabytes (the solver needs a few MB per thread, far below any limit
+    /// the contest set; accepted for the interface).
+    #[arg(short = 'm', long = "memory", value_name = "MEGABYTES")]
+    pub memory: Option<u64>,
+    /// Threads to play seeds on (default 1).
+    #[arg(short = 'c', long = "cores", value_name = "CORES")]
+    pub cores: Option<usize>,
+    #[command(flatten)]
+    pub phrases: PhraseArgs,
 }
 
 /// The phrases of power in play (`-p`, as the contest's program interface had it).
@@ -140,6 +171,19 @@ pub fn run_with(
                     score_one(setup, seed, &text, &phrases, out)
                 }
             }
+        }
+        Icfp2015Command::Play(args) => {
+            let phrases = phrase_set(&args.phrases)?;
+            let setups = load_problems(&args.files)?;
+            let time = Duration::from_secs_f64(args.time.unwrap_or(3600.0).max(0.0));
+            let played = super::play::play_all(&setups, &phrases, time, args.cores.unwrap_or(1));
+            writeln!(out, "{}", Solution::to_json(&played)).map_err(CliError::output)
+        }
+        Icfp2015Command::Bench { per_problem, cores } => {
+            let cores = cores
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            super::play::bench(Duration::from_secs_f64(per_problem.max(0.0)), cores, out)
+                .map_err(CliError::output)
         }
         Icfp2015Command::Show {
             file,

@@ -126,6 +126,17 @@ const TURNS: [[u8; 6]; 6] = [
     [5, 0, 1, 2, 3, 4],
 ];
 
+/// Where `command` takes a unit at `here` (whether or not it fits there).
+#[inline]
+pub fn target(here: Pos, command: Command) -> Pos {
+    let delta = MOVES[command as usize];
+    Pos {
+        x: here.x + delta[(here.y & 1) as usize],
+        y: here.y + delta[2],
+        orientation: TURNS[command as usize][here.orientation as usize % 6],
+    }
+}
+
 impl<'a> Game<'a> {
     /// A new game; any seed works here (see [`Problem::check_seed`] for the problem's own).
     pub fn new(setup: &'a Setup, seed: u32) -> Game<'a> {
@@ -265,13 +276,7 @@ impl<'a> Game<'a> {
     /// Where `command` would take the falling unit (whether or not it fits).
     #[inline]
     pub fn target(&self, command: Command) -> Pos {
-        let delta = MOVES[command as usize];
-        let here = self.pos;
-        Pos {
-            x: here.x + delta[(here.y & 1) as usize],
-            y: here.y + delta[2],
-            orientation: TURNS[command as usize][here.orientation as usize % 6],
-        }
+        target(self.pos, command)
     }
 
     /// What `command` would do, without doing it.

@@ -7,8 +7,11 @@ pub mod commands;
 pub mod game;
 pub mod hex;
 pub mod phrases;
+pub mod placement;
+pub mod play;
 pub mod problem;
 pub mod show;
+pub mod solver;
 pub mod source;
 pub mod unit;
 

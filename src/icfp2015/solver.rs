@@ -1,0 +1,165 @@
+//! A first solver for ICFP 2015: one unit at a time, every reachable lock position scored by
+//! board features (the Frictionless Bananas three plus holes and lines), the best one taken.
+//
+// This is the baseline the beam search and the phrase stage of part 2 build on; it plays no
+// phrases. Every solution it returns has been re-scored by the evaluator (`game::evaluate`).
+
+use super::commands::{encode, Command};
+use super::game::{evaluate, Game, Setup};
+use super::hex::{neighbour, Cell, Direction};
+use super::phrases::PhraseSet;
+use super::placement::{placements, Placement};
+use crate::core::timer::Deadline;
+
+/// Weights of the placement features; see `placement_value`.
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    pub points: f64,
+    pub depth: f64,
+    pub row_fill: f64,
+    pub neighbours: f64,
+    pub covered: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights {
+            points: 1.0,
+            depth: 4.0,
+            row_fill: 1.0,
+            neighbours: 2.0,
+            covered: -6.0,
+        }
+    }
+}
+
+/// A solved game: the command string and what the evaluator gives it.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub commands: String,
+    pub score: u64,
+    pub locked: u32,
+}
+
+/// How good locking the falling unit at `p` is (higher is better).
+pub fn placement_value(game: &Game, p: &Placement, w: &Weights) -> f64 {
+    let unit = game.unit();
+    let board = game.board();
+    let cells = unit.cells(p.pos);
+    let height = board.height() as f64;
+    let filled = |c: Cell| !board.is_on_board(c) || board.get(c) || cells.contains(&c);
+    let mut after = board.clone();
+    let lines = after.lock(unit.shape(p.pos.orientation, p.pos.y), p.pos.x, p.pos.y);
+    let points = unit.size as f64 + 50.0 * (1.0 + lines as f64) * lines as f64;
+    let depth: f64 = cells.iter().map(|c| c.y as f64 / height).sum();
+    let mut rows: Vec<i32> = cells.iter().map(|c| c.y).collect();
+    rows.sort_unstable();
+    rows.dedup();
+    let row_fill: f64 = rows
+        .iter()
+        .map(|&y| {
+            let taken = board.rows()[y as usize].count_ones() as usize
+                + cells.iter().filter(|c| c.y == y).count();
+            taken as f64 / board.width() as f64
+        })
+        .sum();
+    let sides = [
+        Direction::E,
+        Direction::W,
+        Direction::SE,
+        Direction::SW,
+        Direction::NE,
+        Direction::NW,
+    ];
+    let neighbours = cells
+        .iter()
+        .flat_map(|&c| sides.iter().map(move |&d| neighbour(c, d)))
+        .filter(|&n| !cells.contains(&n) && filled(n))
+        .count() as f64;
+    let covered = cells
+        .iter()
+        .flat_map(|&c| [neighbour(c, Direction::SE), neighbour(c, Direction::SW)])
+        .filter(|&n| board.is_on_board(n) && !filled(n))
+        .count() as f64;
+    w.points * points
+        + w.depth * depth
+        + w.row_fill * row_fill
+        + w.neighbours * neighbours
+        + w.covered * covered
+}
+
+/// Plays the whole game greedily (or until `deadline`, locking nothing more after it), and
+/// returns the commands with the evaluator's score.
+pub fn play_greedy(
+    setup: &Setup,
+    seed: u32,
+    weights: &Weights,
+    phrases: &PhraseSet,
+    deadline: &Deadline,
+) -> Played {
+    let mut game = Game::new(setup, seed);
+    let mut commands: Vec<Command> = Vec::new();
+    while !game.is_over() && !deadline.expired() {
+        let options = placements(&game);
+        let Some(best) = options
+            .iter()
+            .map(|p| (placement_value(&game, p, weights), p))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, p)| p)
+        else {
+            break;
+        };
+        for &c in &best.path {
+            game.step(c);
+        }
+        commands.extend_from_slice(&best.path);
+    }
+    let text = encode(&commands);
+    let scored =
+        evaluate(setup, seed as u64, &text, phrases).expect("the seed comes from the problem");
+    assert!(
+        scored.error.is_none(),
+        "the solver produced an invalid solution: {:?}",
+        scored.error
+    );
+    Played {
+        commands: text,
+        score: scored.score,
+        locked: scored.locked,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::icfp2015::problem::Problem;
+    use std::time::Duration;
+
+    #[test]
+    fn greedy_solutions_are_valid_and_score() {
+        for id in [0, 1, 2, 6] {
+            let path = format!(
+                "{}/data/icfp2015/problems/problem_{id}.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let setup = Setup::new(Problem::parse(&std::fs::read(&path).unwrap(), &path).unwrap());
+            let seed = setup.problem.source_seeds[0];
+            let deadline = Deadline::after(Duration::from_secs(60));
+            let played = play_greedy(
+                &setup,
+                seed,
+                &Weights::default(),
+                &PhraseSet::known(),
+                &deadline,
+            );
+            let again =
+                evaluate(&setup, seed as u64, &played.commands, &PhraseSet::known()).unwrap();
+            assert_eq!(again.error, None);
+            assert_eq!(again.score, played.score);
+            assert!(
+                played.score > 0 && played.locked > 0,
+                "problem {id}: {played:?}"
+            );
+        }
+    }
+}

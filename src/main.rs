@@ -42,9 +42,15 @@ enum Command {
     },
     /// Run every solver on the bundled data and print a table (the main job).
     Bench {
-        /// Only cases whose id contains this text.
+        /// Only these problems (repeatable; default: all).
+        #[arg(long, value_enum)]
+        problem: Vec<BenchProblem>,
+        /// Cephalopod: only cases whose id contains this text.
         #[arg(long)]
         filter: Option<String>,
+        /// ICFP 2015: seconds per problem.
+        #[arg(long, default_value_t = 0.5)]
+        icfp_seconds: f64,
         /// Runs per case; the table shows the median time.
         #[arg(long, default_value_t = 3)]
         runs: usize,
@@ -76,6 +82,12 @@ enum VerifyCommand {
         #[arg(long)]
         answer: Option<u32>,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BenchProblem {
+    Cephalopod,
+    Icfp2015,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -120,10 +132,18 @@ fn main() -> ExitCode {
             prefault,
         } => run_cephalopod(file, stats, prefault, kernel.into()),
         Command::Bench {
+            problem,
             filter,
+            icfp_seconds,
             runs,
             kernel,
-        } => run_bench(filter.as_deref(), runs.max(1), kernel.into()),
+        } => run_benches(
+            &problem,
+            filter.as_deref(),
+            icfp_seconds,
+            runs.max(1),
+            kernel.into(),
+        ),
         Command::Icfp2015 { command } => podium::icfp2015::cli::run(command).map_err(|e| Failure {
             message: e.message,
             code: e.code,
@@ -244,6 +264,33 @@ fn print_cephalopod_stats(
         peak_rss_bytes() as f64 / (1 << 20) as f64
     );
     eprintln!("counters during the solve:\n{counters}");
+}
+
+/// The main job: every solver on its bundled data.
+fn run_benches(
+    problems: &[BenchProblem],
+    filter: Option<&str>,
+    icfp_seconds: f64,
+    runs: usize,
+    kernel: KernelChoice,
+) -> Result<(), Failure> {
+    let wanted = |p: BenchProblem| problems.is_empty() || problems.contains(&p);
+    let mut result = Ok(());
+    if wanted(BenchProblem::Cephalopod) {
+        result = run_bench(filter, runs, kernel);
+    }
+    if wanted(BenchProblem::Icfp2015) {
+        println!();
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let budget = Duration::from_secs_f64(icfp_seconds.max(0.0));
+        podium::icfp2015::play::bench(budget, cores, &mut std::io::stdout().lock()).map_err(
+            |e| Failure {
+                message: format!("cannot write the table: {e}"),
+                code: 1,
+            },
+        )?;
+    }
+    result
 }
 
 fn run_bench(filter: Option<&str>, runs: usize, choice: KernelChoice) -> Result<(), Failure> {

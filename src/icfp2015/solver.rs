@@ -1,11 +1,14 @@
 //! A first solver for ICFP 2015: one unit at a time, every reachable lock position scored by
 //! board features (the Frictionless Bananas three plus holes and lines), the best one taken.
 //
-// This is the baseline the beam search and the phrase stage of part 2 build on; it plays no
-// phrases. Every solution it returns has been re-scored by the evaluator (`game::evaluate`).
+// Phrases: once a placement is chosen, each phrase of power is tried as a prefix of the unit's
+// path (new phrases first, for their +300): the phrase's commands must all move, and a BFS from
+// where they end must still reach the same locked cells; the first that works is kept. This
+// is the baseline the beam search and the phrase DP of part 2 build on. Every solution it
+// returns has been re-scored by the evaluator (`game::evaluate`).
 
-use super::commands::{encode, Command};
-use super::game::{evaluate, Game, Setup};
+use super::commands::{decode, encode, Command};
+use super::game::{evaluate, Game, Outcome, Setup};
 use super::hex::{neighbour, Cell, Direction};
 use super::phrases::PhraseSet;
 use super::placement::{placements, Placement};
@@ -98,7 +101,19 @@ pub fn play_greedy(
     deadline: &Deadline,
 ) -> Played {
     let mut game = Game::new(setup, seed);
-    let mut commands: Vec<Command> = Vec::new();
+    let spelled: Vec<(String, Vec<Command>)> = phrases
+        .phrases()
+        .iter()
+        .filter_map(|p| {
+            decode(p)
+                .ok()
+                .filter(|c| !c.is_empty())
+                .map(|c| (p.to_lowercase(), c))
+        })
+        .collect();
+    let mut used = vec![false; spelled.len()];
+    let mut text = String::new();
+    let units = setup.problem.source_length.max(1) as f64;
     while !game.is_over() && !deadline.expired() {
         let options = placements(&game);
         let Some(best) = options
@@ -109,12 +124,28 @@ pub fn play_greedy(
         else {
             break;
         };
-        for &c in &best.path {
-            game.step(c);
+        // Phrases only while the game keeps to its share of the time.
+        let on_schedule = deadline.fraction_used() < game.locked() as f64 / units;
+        let with_phrase = on_schedule
+            .then(|| with_a_phrase(&game, best, &spelled, &used))
+            .flatten();
+        match with_phrase {
+            Some((index, path)) => {
+                used[index] = true;
+                text.push_str(&spelled[index].0);
+                text.push_str(&encode(&path));
+                for &c in spelled[index].1.iter().chain(&path) {
+                    game.step(c);
+                }
+            }
+            None => {
+                text.push_str(&encode(&best.path));
+                for &c in &best.path {
+                    game.step(c);
+                }
+            }
         }
-        commands.extend_from_slice(&best.path);
     }
-    let text = encode(&commands);
     let scored =
         evaluate(setup, seed as u64, &text, phrases).expect("the seed comes from the problem");
     assert!(
@@ -127,6 +158,51 @@ pub fn play_greedy(
         score: scored.score,
         locked: scored.locked,
     }
+}
+
+/// A phrase (its index) and the commands after it that lock the falling unit on the same cells
+/// as `target`, if one can be spelled first; unused phrases are tried first, longest first.
+fn with_a_phrase(
+    game: &Game,
+    target: &Placement,
+    spelled: &[(String, Vec<Command>)],
+    used: &[bool],
+) -> Option<(usize, Vec<Command>)> {
+    let unit = game.unit();
+    let cells_of = |pos| {
+        let mut cells = unit.cells(pos);
+        cells.sort_by_key(|c| (c.y, c.x));
+        cells
+    };
+    let goal = cells_of(target.pos);
+    let mut order: Vec<usize> = (0..spelled.len()).collect();
+    order.sort_by_key(|&i| (used[i], std::cmp::Reverse(spelled[i].1.len())));
+    for i in order {
+        let mut trial = game.clone();
+        if !spelled[i]
+            .1
+            .iter()
+            .all(|&c| trial.step(c) == Outcome::Moved)
+        {
+            continue;
+        }
+        let Some(rest) = placements(&trial)
+            .into_iter()
+            .find(|p| cells_of(p.pos) == goal)
+        else {
+            continue;
+        };
+        // The BFS path is valid on its own; with the phrase before it, replay to be sure no
+        // position repeats within a row.
+        let mut check = trial.clone();
+        let (last, moves) = rest.path.split_last()?;
+        if moves.iter().all(|&c| check.step(c) == Outcome::Moved)
+            && matches!(check.step(*last), Outcome::Locked { .. })
+        {
+            return Some((i, rest.path));
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -5,3 +5,4 @@ pub mod bundle;
 pub mod cephalopod;
 pub mod core;
 pub mod icfp2015;
+pub mod slider;

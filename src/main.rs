@@ -40,6 +40,11 @@ enum Command {
         #[command(subcommand)]
         command: podium::icfp2015::cli::Icfp2015Command,
     },
+    /// Slider (TopCoder MM126): score, solve, generate and replay.
+    Slider {
+        #[command(subcommand)]
+        command: podium::slider::cli::SliderCommand,
+    },
     /// Run every solver on the bundled data and print a table (the main job).
     Bench {
         /// Only these problems (repeatable; default: all).
@@ -51,6 +56,10 @@ enum Command {
         /// ICFP 2015: seconds per problem.
         #[arg(long, default_value_t = 0.5)]
         icfp_seconds: f64,
+        /// Slider: seconds per instance (the contest's limit is 10; `podium slider bench` runs
+        /// the full 9.5).
+        #[arg(long, default_value_t = 0.25)]
+        slider_seconds: f64,
         /// Runs per case; the table shows the median time.
         #[arg(long, default_value_t = 3)]
         runs: usize,
@@ -59,7 +68,7 @@ enum Command {
     },
     /// Write one std-only Rust file of a solver for a contest judge (prints its size).
     Bundle {
-        /// The solver: cephalopod.
+        /// The solver: cephalopod or slider.
         problem: String,
         /// Output file; stdout when absent.
         #[arg(short, long)]
@@ -88,6 +97,7 @@ enum VerifyCommand {
 enum BenchProblem {
     Cephalopod,
     Icfp2015,
+    Slider,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -135,15 +145,20 @@ fn main() -> ExitCode {
             problem,
             filter,
             icfp_seconds,
+            slider_seconds,
             runs,
             kernel,
         } => run_benches(
             &problem,
             filter.as_deref(),
-            icfp_seconds,
+            [icfp_seconds, slider_seconds],
             runs.max(1),
             kernel.into(),
         ),
+        Command::Slider { command } => podium::slider::cli::run(command).map_err(|e| Failure {
+            message: e.message,
+            code: e.code,
+        }),
         Command::Icfp2015 { command } => podium::icfp2015::cli::run(command).map_err(|e| Failure {
             message: e.message,
             code: e.code,
@@ -270,7 +285,7 @@ fn print_cephalopod_stats(
 fn run_benches(
     problems: &[BenchProblem],
     filter: Option<&str>,
-    icfp_seconds: f64,
+    [icfp_seconds, slider_seconds]: [f64; 2],
     runs: usize,
     kernel: KernelChoice,
 ) -> Result<(), Failure> {
@@ -289,6 +304,19 @@ fn run_benches(
                 code: 1,
             },
         )?;
+    }
+    if wanted(BenchProblem::Slider) {
+        println!();
+        let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let bench = podium::slider::cli::SliderCommand::Bench {
+            time: slider_seconds,
+            jobs,
+            seeds: Vec::new(),
+        };
+        podium::slider::cli::run(bench).map_err(|e| Failure {
+            message: e.message,
+            code: e.code,
+        })?;
     }
     result
 }

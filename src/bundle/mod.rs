@@ -9,6 +9,7 @@
 // bytemuck) are listed with stand-ins from parts/ that need none.
 
 mod cephalopod;
+mod slider;
 mod source;
 pub mod tables;
 
@@ -57,7 +58,7 @@ pub struct Manifest {
 }
 
 /// Every solver that can be bundled.
-pub const MANIFESTS: &[&Manifest] = &[&cephalopod::MANIFEST];
+pub const MANIFESTS: &[&Manifest] = &[&cephalopod::MANIFEST, &slider::MANIFEST];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BundleReport {

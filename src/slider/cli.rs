@@ -1,0 +1,245 @@
+//! `podium slider score|solve|gen|show|bench`: the clap types and their runner. Bad input is one
+//! line naming the line and value, with exit code 2; an invalid output scores -1 with its line.
+
+use super::board::{output_text, parse_turns, Problem};
+use super::cases::{peers, INSTANCES};
+use super::score::score;
+use super::show;
+use super::solve::solve;
+use crate::core::timer::Deadline;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum SliderCommand {
+    /// Score an output on an instance: prints the score, or -1 and the first invalid line.
+    Score {
+        /// Instance (official stdin format).
+        input: PathBuf,
+        /// Output (T, then T lines `r c M|S U|D|L|R`).
+        output: PathBuf,
+    },
+    /// Solve an instance (stdin when INPUT is absent) and print the official output.
+    Solve {
+        input: Option<PathBuf>,
+        /// Seconds to search; the answer is printed within this.
+        #[arg(long, default_value_t = 9.5)]
+        time: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Also print the score and search statistics on stderr.
+        #[arg(long)]
+        verbose: bool,
+    },
+    /// Write the instance of a seed (data/slider/GENERATOR.md; seeds 1..40 are the benchmark).
+    Gen {
+        #[arg(long)]
+        seed: u64,
+        /// Output file; stdout when absent.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
+    /// Replay an output: the board after STEP turns in the terminal (ANSI colours) or as an SVG.
+    Show {
+        input: PathBuf,
+        output: PathBuf,
+        /// Turns to play (default: all).
+        #[arg(long)]
+        step: Option<usize>,
+        /// Print every turn's board.
+        #[arg(long, conflicts_with = "step")]
+        animate: bool,
+        /// Write an SVG of the board instead of printing it.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        #[arg(long)]
+        no_color: bool,
+    },
+    /// Solve the 40 reference instances and compare with the public peers' scores.
+    Bench {
+        /// Seconds per instance.
+        #[arg(long, default_value_t = 9.5)]
+        time: f64,
+        /// Instances solved at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Only these seeds (comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        seeds: Vec<u64>,
+    },
+}
+
+/// A failure to report on one line (`podium: {message}`); `code` is the exit status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CliError {
+    pub message: String,
+    pub code: u8,
+}
+
+impl CliError {
+    fn input(message: impl ToString) -> CliError {
+        CliError {
+            message: message.to_string(),
+            code: 2,
+        }
+    }
+}
+
+fn read(path: Option<&Path>) -> Result<String, CliError> {
+    match path {
+        Some(p) => std::fs::read_to_string(p)
+            .map_err(|e| CliError::input(format!("cannot read {}: {e}", p.display()))),
+        None => {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| CliError::input(format!("cannot read stdin: {e}")))?;
+            Ok(text)
+        }
+    }
+}
+
+fn write(path: Option<&Path>, text: &str) -> Result<(), CliError> {
+    let result = match path {
+        Some(p) => std::fs::write(p, text),
+        None => std::io::stdout().write_all(text.as_bytes()),
+    };
+    result.map_err(|e| CliError {
+        message: format!("cannot write: {e}"),
+        code: 1,
+    })
+}
+
+pub fn run(command: SliderCommand) -> Result<(), CliError> {
+    match command {
+        SliderCommand::Score { input, output } => {
+            let problem = Problem::parse(&read(Some(&input))?).map_err(CliError::input)?;
+            match score(&problem, &read(Some(&output))?) {
+                Ok(s) => {
+                    println!("{}", s.score);
+                    eprintln!("{} turns, {} blocks dropped", s.turns, s.drops);
+                    Ok(())
+                }
+                Err(invalid) => {
+                    println!("-1");
+                    Err(CliError {
+                        message: format!("slider output: {invalid}"),
+                        code: 1,
+                    })
+                }
+            }
+        }
+        SliderCommand::Solve {
+            input,
+            time,
+            seed,
+            verbose,
+        } => {
+            let deadline = Deadline::from_secs_f64(time);
+            let problem = Problem::parse(&read(input.as_deref())?).map_err(CliError::input)?;
+            let solved = solve(&problem, deadline, seed);
+            write(None, &output_text(&solved.turns))?;
+            if verbose {
+                eprintln!(
+                    "score {}, {} turns, {} annealing steps, {:.2} s",
+                    solved.score,
+                    solved.turns.len(),
+                    solved.iterations,
+                    deadline.elapsed().as_secs_f64()
+                );
+            }
+            Ok(())
+        }
+        SliderCommand::Gen { seed, out } => {
+            write(out.as_deref(), &super::gen::generate(seed).to_text())
+        }
+        SliderCommand::Show {
+            input,
+            output,
+            step,
+            animate,
+            svg,
+            no_color,
+        } => {
+            let problem = Problem::parse(&read(Some(&input))?).map_err(CliError::input)?;
+            let text = read(Some(&output))?;
+            if let Err(invalid) = score(&problem, &text) {
+                return Err(CliError {
+                    message: format!("slider output: {invalid}"),
+                    code: 1,
+                });
+            }
+            let turns = parse_turns(&text);
+            if animate {
+                for k in 0..=turns.len() {
+                    let frame = show::replay(&problem, &turns, k);
+                    println!("{}", show::ansi(&problem, &frame, !no_color));
+                }
+                return Ok(());
+            }
+            let frame = show::replay(&problem, &turns, step.unwrap_or(turns.len()));
+            match svg {
+                Some(path) => write(Some(&path), &show::svg(&problem, &frame)),
+                None => write(None, &show::ansi(&problem, &frame, !no_color)),
+            }
+        }
+        SliderCommand::Bench { time, jobs, seeds } => bench(time, jobs.max(1), &seeds),
+    }
+}
+
+fn bench(time: f64, jobs: usize, seeds: &[u64]) -> Result<(), CliError> {
+    let peers = peers();
+    let chosen: Vec<(u64, &str)> = INSTANCES
+        .iter()
+        .copied()
+        .filter(|(s, _)| seeds.is_empty() || seeds.contains(s))
+        .collect();
+    println!(
+        "slider bench: {} instances, {time} s each, {jobs} at once",
+        chosen.len()
+    );
+    println!("seed    ours  arukuka dedentete highjump    best  ours/best");
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(seed, text)) = chosen.get(k) else {
+                    break;
+                };
+                let problem = Problem::parse(text).expect("bundled instance");
+                let solved = solve(&problem, Deadline::from_secs_f64(time), seed);
+                let checked = score(&problem, &output_text(&solved.turns)).map_or(-1, |s| s.score);
+                let peer = peers.iter().find(|p| p.seed == seed).copied();
+                let line = match peer {
+                    Some(p) => format!(
+                        "{seed:4} {checked:7} {:8} {:9} {:8} {:7}  {:.4}",
+                        p.arukuka,
+                        p.dedentete,
+                        p.highjump425,
+                        p.best,
+                        checked as f64 / p.best as f64
+                    ),
+                    None => format!("{seed:4} {checked:7}"),
+                };
+                println!("{line}");
+                let ratio = peer.map(|p| checked as f64 / p.best as f64);
+                results.lock().expect("results").push((seed, ratio));
+            });
+        }
+    });
+    let results = results.into_inner().expect("results");
+    let ratios: Vec<f64> = results.iter().filter_map(|r| r.1).collect();
+    if !ratios.is_empty() {
+        let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
+        let at_best = ratios.iter().filter(|&&r| r >= 1.0).count();
+        println!(
+            "mean ours/best {mean:.4} over {} seeds; at or above best on {at_best}",
+            ratios.len()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,745 @@
+//! The Slider solver: a plan is an order of events (drop one block along its shortest path of its
+//! own moves, or shift one block aside); greedy by value per turn, then annealing to the deadline.
+//
+// Dropping one block by moving only that block leaves every other block where it was, so the
+// board after an event does not depend on the path taken: a drop's cost is the BFS distance (in
+// turns, moves and slides alike) from the block to any hole, and a plan is just the event order.
+// The annealing edits the order (move an event, swap two, add a drop or a shift of a block near
+// a drop, remove one) and replays only the changed stretch: before it, events are redone without
+// search; after it, once the board's hash equals the current plan's at the same event, the rest
+// is the current trace shifted by the difference in turns. Distances are memoised by (board
+// hash, block). The best plan is turned into turns and re-checked by the independent scorer.
+
+use super::board::{neighbour, travel, Dir, Kind, Outcome, Problem, Turn, EMPTY};
+use super::score;
+use crate::core::rng::Rng;
+use crate::core::timer::Deadline;
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct Solved {
+    pub turns: Vec<Turn>,
+    pub score: i64,
+    /// Annealing steps tried.
+    pub iterations: u64,
+}
+
+const UNSEEN: u32 = 0;
+
+struct Search {
+    n: usize,
+    start: Vec<i8>,
+    /// Cell index of each block id.
+    home: Vec<usize>,
+    value: Vec<i8>,
+    seen: Vec<u32>,
+    generation: u32,
+    queue: Vec<(u16, u16)>,
+    /// For path recovery: (previous cell, kind, dir) of each reached cell.
+    parent: Vec<(u16, Kind, Dir)>,
+    /// The cell and action that dropped the block in the last successful search.
+    hit: (usize, Kind, Dir),
+    /// Whether the last failed search stopped at its limit (a looser one might succeed).
+    cut: bool,
+    start_hash: u64,
+    /// Known distances by (board hash, block): `(key, distance or UNREACHABLE)`, direct-mapped.
+    memo: Vec<(u64, u32)>,
+}
+
+const MEMO_BITS: u32 = 15;
+const UNREACHABLE: u32 = u32::MAX;
+
+impl Search {
+    fn new(problem: &Problem) -> Search {
+        let home: Vec<usize> = (0..problem.cells.len())
+            .filter(|&i| problem.cells[i] > 0)
+            .collect();
+        let value = home.iter().map(|&i| problem.cells[i]).collect();
+        let cells = problem.cells.len();
+        Search {
+            n: problem.n,
+            start: problem.cells.clone(),
+            value,
+            seen: vec![UNSEEN; cells],
+            generation: UNSEEN,
+            queue: Vec::with_capacity(cells),
+            parent: vec![(0, Kind::Move, Dir::Up); cells],
+            hit: (0, Kind::Move, Dir::Up),
+            cut: false,
+            start_hash: home.iter().enumerate().fold(0, |h, (b, &c)| h ^ key(c, b)),
+            memo: vec![(0, 0); 1 << MEMO_BITS],
+            home,
+        }
+    }
+
+    /// Fewest turns (at most `limit`) to drop the block at `from` moving only it, on `cells`.
+    fn distance(&mut self, cells: &mut [i8], from: usize, limit: usize) -> Option<usize> {
+        self.cut = limit == 0;
+        if limit == 0 {
+            return None;
+        }
+        let value = cells[from];
+        cells[from] = EMPTY;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == UNSEEN {
+            self.seen.fill(UNSEEN);
+            self.generation = 1;
+        }
+        let generation = self.generation;
+        self.queue.clear();
+        self.queue.push((from as u16, 0));
+        self.seen[from] = generation;
+        let mut head = 0;
+        let mut found = None;
+        'search: while head < self.queue.len() {
+            let (at, depth) = self.queue[head];
+            head += 1;
+            let at = at as usize;
+            for dir in Dir::ALL {
+                if neighbour(self.n, at, dir).is_none() {
+                    continue;
+                }
+                for kind in [Kind::Move, Kind::Slide] {
+                    match travel(cells, self.n, at, kind, dir, value) {
+                        Outcome::Dropped(_) => {
+                            self.hit = (at, kind, dir);
+                            found = Some(depth as usize + 1);
+                            break 'search;
+                        }
+                        Outcome::Moved(to) if self.seen[to] != generation => {
+                            self.seen[to] = generation;
+                            self.parent[to] = (at as u16, kind, dir);
+                            if (depth as usize) + 2 <= limit {
+                                self.queue.push((to as u16, depth + 1));
+                            } else {
+                                self.cut = true;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        cells[from] = value;
+        found
+    }
+
+    /// The turns of the last successful `distance` from `from`.
+    fn path(&self, from: usize) -> Vec<Turn> {
+        let (mut at, kind, dir) = self.hit;
+        let mut actions = vec![(at, kind, dir)];
+        while at != from {
+            let (previous, kind, dir) = self.parent[at];
+            at = previous as usize;
+            actions.push((at, kind, dir));
+        }
+        actions
+            .into_iter()
+            .rev()
+            .map(|(at, kind, dir)| Turn {
+                row: at / self.n,
+                col: at % self.n,
+                kind,
+                dir,
+            })
+            .collect()
+    }
+}
+
+/// Per event of an order, the state after it: totals, whether it acted, the board's hash, the
+/// summed value of the blocks dropped so far, and whether it failed only for lack of turns.
+#[derive(Clone, Default)]
+struct Trace {
+    score: Vec<i64>,
+    turns: Vec<u32>,
+    acted: Vec<bool>,
+    hash: Vec<u64>,
+    worth: Vec<i64>,
+    cut: Vec<bool>,
+}
+
+impl Trace {
+    fn truncate(&mut self, len: usize) {
+        self.score.truncate(len);
+        self.turns.truncate(len);
+        self.acted.truncate(len);
+        self.hash.truncate(len);
+        self.worth.truncate(len);
+        self.cut.truncate(len);
+    }
+
+    fn copy_prefix(&mut self, other: &Trace, len: usize) {
+        self.truncate(0);
+        self.score.extend_from_slice(&other.score[..len]);
+        self.turns.extend_from_slice(&other.turns[..len]);
+        self.acted.extend_from_slice(&other.acted[..len]);
+        self.hash.extend_from_slice(&other.hash[..len]);
+        self.worth.extend_from_slice(&other.worth[..len]);
+        self.cut.extend_from_slice(&other.cut[..len]);
+    }
+
+    /// (score, turns, hash, worth) before event `k`.
+    fn before(&self, k: usize, start_hash: u64) -> (i64, usize, u64, i64) {
+        match k {
+            0 => (0, 0, start_hash, 0),
+            _ => (
+                self.score[k - 1],
+                self.turns[k - 1] as usize,
+                self.hash[k - 1],
+                self.worth[k - 1],
+            ),
+        }
+    }
+}
+
+/// The hash key of block `block` standing on `cell`.
+fn key(cell: usize, block: usize) -> u64 {
+    let mut state = (cell as u64) << 20 | block as u64;
+    crate::core::rng::splitmix64(&mut state)
+}
+
+/// An event is `block * EVENT_KINDS + action`: action 0 drops the block along its shortest path,
+/// action 1 + k plays `SHIFTS[k]` once (moving a block aside; it counts as a drop if it falls).
+const EVENT_KINDS: u16 = 9;
+const SHIFTS: [(Kind, Dir); 8] = [
+    (Kind::Move, Dir::Up),
+    (Kind::Move, Dir::Down),
+    (Kind::Move, Dir::Left),
+    (Kind::Move, Dir::Right),
+    (Kind::Slide, Dir::Up),
+    (Kind::Slide, Dir::Down),
+    (Kind::Slide, Dir::Left),
+    (Kind::Slide, Dir::Right),
+];
+const GONE: usize = usize::MAX;
+
+fn drop_event(block: usize) -> u16 {
+    block as u16 * EVENT_KINDS
+}
+
+fn action(event: u16) -> u16 {
+    event % EVENT_KINDS
+}
+
+/// Board and block positions while an order is replayed.
+struct Play {
+    cells: Vec<i8>,
+    at: Vec<usize>,
+    hash: u64,
+    /// Summed value (c - 1) of the blocks dropped.
+    worth: i64,
+}
+
+impl Play {
+    fn reset(&mut self, search: &Search, start_hash: u64) {
+        self.cells.clone_from(&search.start);
+        self.at.clone_from(&search.home);
+        self.hash = start_hash;
+        self.worth = 0;
+    }
+
+    /// Plays again an event known to act, without searching for its path.
+    fn redo(&mut self, search: &mut Search, event: u16) {
+        let block = (event / EVENT_KINDS) as usize;
+        if action(event) == 0 {
+            let from = self.at[block];
+            self.cells[from] = EMPTY;
+            self.at[block] = GONE;
+            self.hash ^= key(from, block);
+            self.worth += i64::from(search.value[block] - 1);
+        } else {
+            self.event(search, event, 0, None);
+        }
+    }
+
+    /// Plays one event with `turns` already spent: `Some((turns used, points))` if it acted.
+    /// `path` receives its turns.
+    fn event(
+        &mut self,
+        search: &mut Search,
+        event: u16,
+        turns: usize,
+        path: Option<&mut Vec<Turn>>,
+    ) -> Option<(usize, i64)> {
+        let n2 = search.n * search.n;
+        let block = (event / EVENT_KINDS) as usize;
+        let action = action(event) as usize;
+        let from = self.at[block];
+        search.cut = turns >= n2;
+        if from == GONE || turns >= n2 {
+            return None;
+        }
+        let worth = i64::from(search.value[block] - 1);
+        if action == 0 {
+            let limit = n2 - turns;
+            let d = match path {
+                Some(path) => {
+                    let d = search.distance(&mut self.cells, from, limit)?;
+                    path.extend(search.path(from));
+                    d
+                }
+                None => {
+                    let memo_key =
+                        self.hash ^ (block as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    let slot = (memo_key >> (64 - MEMO_BITS)) as usize;
+                    let (known_key, known) = search.memo[slot];
+                    if known_key == memo_key {
+                        search.cut = known != UNREACHABLE && known as usize > limit;
+                        (known as usize <= limit).then_some(known as usize)?
+                    } else {
+                        let found = search.distance(&mut self.cells, from, limit);
+                        match found {
+                            Some(d) => search.memo[slot] = (memo_key, d as u32),
+                            None if !search.cut => search.memo[slot] = (memo_key, UNREACHABLE),
+                            None => {}
+                        }
+                        found?
+                    }
+                }
+            };
+            self.cells[from] = EMPTY;
+            self.at[block] = GONE;
+            self.hash ^= key(from, block);
+            self.worth += worth;
+            return Some((d, (n2 - turns - d + 1) as i64 * worth));
+        }
+        let (kind, dir) = SHIFTS[action - 1];
+        let value = self.cells[from];
+        let outcome = travel(&self.cells, search.n, from, kind, dir, value);
+        let points = match outcome {
+            Outcome::Moved(to) => {
+                self.cells[from] = EMPTY;
+                self.cells[to] = value;
+                self.at[block] = to;
+                self.hash ^= key(from, block) ^ key(to, block);
+                0
+            }
+            Outcome::Dropped(_) => {
+                self.cells[from] = EMPTY;
+                self.at[block] = GONE;
+                self.hash ^= key(from, block);
+                self.worth += worth;
+                (n2 - turns) as i64 * worth
+            }
+            _ => return None,
+        };
+        if let Some(path) = path {
+            path.push(Turn {
+                row: from / search.n,
+                col: from % search.n,
+                kind,
+                dir,
+            });
+        }
+        Some((1, points))
+    }
+}
+
+/// Where a candidate order differs from the current one: events `from..until` changed, and
+/// event k >= until of the candidate is event k + shift of the current one.
+#[derive(Clone, Copy)]
+struct Change {
+    from: usize,
+    until: usize,
+    shift: isize,
+}
+
+/// Fills `trial` for `order`, the candidate `change` makes of `old_order` (whose trace is `old`);
+/// returns the final score. Events before `change.from` are replayed without search; after the
+/// change, as soon as the board equals the current order's board at the matching event, the rest
+/// is the current trace shifted by the difference in turns (unless turn limits could differ).
+fn replay(
+    search: &mut Search,
+    play: &mut Play,
+    order: &[u16],
+    old: &Trace,
+    change: Change,
+    trial: &mut Trace,
+) -> i64 {
+    let n2 = search.n * search.n;
+    let start_hash = search.start_hash;
+    play.reset(search, start_hash);
+    trial.copy_prefix(old, change.from);
+    for (&event, &acted) in order[..change.from].iter().zip(&old.acted) {
+        if acted {
+            play.redo(search, event);
+        }
+    }
+    let (mut score, mut turns, _, _) = old.before(change.from, start_hash);
+    let old_len = old.score.len();
+    let old_turns_end = old.turns.last().map_or(0, |&t| t as usize);
+    for (k, &event) in order.iter().enumerate().skip(change.from) {
+        if k >= change.until {
+            let j = (k as isize + change.shift) as usize;
+            let (old_score, old_turns, old_hash, old_worth) = old.before(j, start_hash);
+            let delta = turns as i64 - old_turns as i64;
+            let safe = || {
+                if delta >= 0 {
+                    old_turns_end as i64 + delta <= n2 as i64
+                } else {
+                    !old.cut[j..].iter().any(|&c| c)
+                }
+            };
+            if old_hash == play.hash && safe() {
+                for i in j..old_len {
+                    let gained = old.worth[i] - old_worth;
+                    trial
+                        .score
+                        .push(old.score[i] + score - old_score - delta * gained);
+                    trial.turns.push((old.turns[i] as i64 + delta) as u32);
+                    trial.acted.push(old.acted[i]);
+                    trial.hash.push(old.hash[i]);
+                    trial.worth.push(play.worth + gained);
+                    trial.cut.push(old.cut[i]);
+                }
+                return trial.score.last().copied().unwrap_or(0);
+            }
+        }
+        let acted = match play.event(search, event, turns, None) {
+            Some((d, points)) => {
+                turns += d;
+                score += points;
+                true
+            }
+            None => false,
+        };
+        trial.score.push(score);
+        trial.turns.push(turns as u32);
+        trial.acted.push(acted);
+        trial.hash.push(play.hash);
+        trial.worth.push(play.worth);
+        trial.cut.push(!acted && search.cut);
+    }
+    score
+}
+
+/// Greedy start: repeatedly drop the block with the best value per turn (ties: higher value).
+fn greedy(search: &mut Search) -> Vec<u16> {
+    let n2 = search.n * search.n;
+    let mut cells = search.start.clone();
+    let mut left: Vec<u16> = (0..search.home.len() as u16)
+        .filter(|&b| search.value[b as usize] > 1)
+        .collect();
+    left.sort_by_key(|&b| std::cmp::Reverse(search.value[b as usize]));
+    let mut order = Vec::new();
+    let mut turns = 0;
+    loop {
+        let mut best: Option<(f64, usize, usize)> = None;
+        for (k, &b) in left.iter().enumerate() {
+            let worth = f64::from(search.value[b as usize] - 1);
+            let mut limit = n2 - turns;
+            if let Some((ratio, _, _)) = best {
+                if worth <= ratio {
+                    continue;
+                }
+                limit = limit.min((worth / ratio).ceil() as usize);
+            }
+            if let Some(d) = search.distance(&mut cells, search.home[b as usize], limit) {
+                let ratio = worth / d as f64;
+                if best.is_none() || best.is_some_and(|(r, _, _)| ratio > r) {
+                    best = Some((ratio, k, d));
+                }
+            }
+        }
+        let Some((_, k, d)) = best else { break };
+        let b = left.remove(k);
+        cells[search.home[b as usize]] = EMPTY;
+        turns += d;
+        order.push(b);
+    }
+    order
+}
+
+/// The turns of `order` (events that cannot act are skipped).
+fn turns_of(search: &mut Search, play: &mut Play, order: &[u16]) -> Vec<Turn> {
+    let start_hash = search.start_hash;
+    play.reset(search, start_hash);
+    let mut turns = Vec::new();
+    for &event in order {
+        let spent = turns.len();
+        play.event(search, event, spent, Some(&mut turns));
+    }
+    turns
+}
+
+/// Solves `problem` within `deadline`; the answer is re-checked by the independent scorer and
+/// only a verified one is returned (at worst no turns, which scores 0).
+pub fn solve(problem: &Problem, deadline: Deadline, seed: u64) -> Solved {
+    let mut rng = Rng::new(seed);
+    let mut search = Search::new(problem);
+    let blocks = search.home.len();
+    let n = search.n;
+    let near: Vec<Vec<u16>> = (0..blocks)
+        .map(|b| {
+            let (r, c) = (search.home[b] / n, search.home[b] % n);
+            (0..blocks as u16)
+                .filter(|&x| {
+                    let (xr, xc) = (search.home[x as usize] / n, search.home[x as usize] % n);
+                    x as usize != b && r.abs_diff(xr) + c.abs_diff(xc) <= 3
+                })
+                .collect()
+        })
+        .collect();
+    let mut order: Vec<u16> = greedy(&mut search)
+        .into_iter()
+        .map(|b| drop_event(b as usize))
+        .collect();
+    let mut play = Play {
+        cells: Vec::new(),
+        at: Vec::new(),
+        hash: 0,
+        worth: 0,
+    };
+    let mut trace = Trace::default();
+    let everything = Change {
+        from: 0,
+        until: order.len(),
+        shift: 0,
+    };
+    let mut current = replay(
+        &mut search,
+        &mut play,
+        &order,
+        &Trace::default(),
+        everything,
+        &mut trace,
+    );
+    let mut best = (current, order.clone());
+    let mut active = vec![false; blocks];
+    let mark = |order: &[u16], active: &mut [bool], on: bool| {
+        for &e in order {
+            if action(e) == 0 {
+                active[(e / EVENT_KINDS) as usize] = on;
+            }
+        }
+    };
+    mark(&order, &mut active, true);
+    let mean_value =
+        search.value.iter().map(|&v| f64::from(v - 1)).sum::<f64>() / blocks.max(1) as f64;
+    let t0 = (mean_value * 2.0).max(0.5);
+    let t1 = 0.05;
+    let mut candidate = order.clone();
+    let mut trial = Trace::default();
+    let mut iterations = 0u64;
+    let mut temperature = t0;
+    while !order.is_empty() || blocks > 0 {
+        if iterations & 63 == 0 {
+            let used = deadline.fraction_used();
+            if used >= 1.0 {
+                break;
+            }
+            temperature = t0 * (t1 / t0).powf(used);
+        }
+        iterations += 1;
+        candidate.clone_from(&order);
+        let len = candidate.len();
+        let change = match rng.below(20) {
+            0..=8 if len >= 2 => {
+                let i = rng.range(0..len);
+                let e = candidate.remove(i);
+                let j = if rng.below(5) == 0 {
+                    rng.range(0..len)
+                } else {
+                    let reach = 1 + rng.range(0..12);
+                    (i + rng.range(0..2 * reach + 1))
+                        .saturating_sub(reach)
+                        .min(len - 1)
+                };
+                candidate.insert(j, e);
+                Change {
+                    from: i.min(j),
+                    until: i.max(j) + 1,
+                    shift: 0,
+                }
+            }
+            9..=11 if len >= 2 => {
+                let i = rng.range(0..len);
+                let j = (i + 1 + rng.range(0..3)).min(len - 1);
+                candidate.swap(i, j);
+                Change {
+                    from: i.min(j),
+                    until: i.max(j) + 1,
+                    shift: 0,
+                }
+            }
+            12..=14 => {
+                let b = rng.range(0..blocks);
+                if active[b] {
+                    continue;
+                }
+                let j = rng.range(0..len + 1);
+                candidate.insert(j, drop_event(b));
+                Change {
+                    from: j,
+                    until: j + 1,
+                    shift: -1,
+                }
+            }
+            15..=16 if len >= 1 => {
+                let i = rng.range(0..len);
+                let b = (candidate[i] / EVENT_KINDS) as usize;
+                let Some(&x) = rng.choose(&near[b]) else {
+                    continue;
+                };
+                candidate.insert(i, x * EVENT_KINDS + 1 + rng.below(8) as u16);
+                Change {
+                    from: i,
+                    until: i + 1,
+                    shift: -1,
+                }
+            }
+            _ if len >= 1 => {
+                let i = rng.range(0..len);
+                candidate.remove(i);
+                Change {
+                    from: i,
+                    until: i,
+                    shift: 1,
+                }
+            }
+            _ => continue,
+        };
+        let score = replay(
+            &mut search,
+            &mut play,
+            &candidate,
+            &trace,
+            change,
+            &mut trial,
+        );
+        let delta = (score - current) as f64;
+        if delta >= 0.0 || rng.f64() < (delta / temperature).exp() {
+            mark(&order, &mut active, false);
+            std::mem::swap(&mut order, &mut candidate);
+            std::mem::swap(&mut trace, &mut trial);
+            mark(&order, &mut active, true);
+            current = score;
+            if current > best.0 {
+                best = (current, order.clone());
+            }
+        }
+    }
+    let turns = turns_of(&mut search, &mut play, &best.1);
+    let text = super::board::output_text(&turns);
+    match score::score(problem, &text) {
+        Ok(scored) => Solved {
+            turns,
+            score: scored.score,
+            iterations,
+        },
+        Err(_) => Solved {
+            turns: Vec::new(),
+            score: 0,
+            iterations,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut of `replay` (reusing the current trace after a change) against replaying the
+    /// whole candidate, over random orders with shifts, on a board small enough to hit the turn limit.
+    #[test]
+    fn incremental_replay_matches_full_replay() {
+        for (text, rounds) in [
+            (super::super::cases::INSTANCES[0].1, 3000),
+            (super::super::cases::INSTANCES[6].1, 1000),
+        ] {
+            let problem = Problem::parse(text).unwrap();
+            let mut search = Search::new(&problem);
+            let blocks = search.home.len();
+            let mut rng = Rng::new(7);
+            let mut play = Play {
+                cells: Vec::new(),
+                at: Vec::new(),
+                hash: 0,
+                worth: 0,
+            };
+            let mut order: Vec<u16> = (0..blocks).map(drop_event).collect();
+            rng.shuffle(&mut order);
+            let full = |order: &[u16]| Change {
+                from: 0,
+                until: order.len(),
+                shift: 0,
+            };
+            let mut trace = Trace::default();
+            let empty = Trace::default();
+            replay(
+                &mut search,
+                &mut play,
+                &order,
+                &empty,
+                full(&order),
+                &mut trace,
+            );
+            for _ in 0..rounds {
+                let mut candidate = order.clone();
+                let len = candidate.len();
+                let change = match rng.below(3) {
+                    0 => {
+                        let i = rng.range(0..len);
+                        let e = candidate.remove(i);
+                        let j = rng.range(0..len);
+                        candidate.insert(j, e);
+                        Change {
+                            from: i.min(j),
+                            until: i.max(j) + 1,
+                            shift: 0,
+                        }
+                    }
+                    1 => {
+                        let i = rng.range(0..len + 1);
+                        let e = rng.range(0..blocks) as u16 * EVENT_KINDS + rng.below(9) as u16;
+                        candidate.insert(i, e);
+                        Change {
+                            from: i,
+                            until: i + 1,
+                            shift: -1,
+                        }
+                    }
+                    _ => {
+                        let i = rng.range(0..len);
+                        candidate.remove(i);
+                        Change {
+                            from: i,
+                            until: i,
+                            shift: 1,
+                        }
+                    }
+                };
+                let mut fast = Trace::default();
+                let quick = replay(
+                    &mut search,
+                    &mut play,
+                    &candidate,
+                    &trace,
+                    change,
+                    &mut fast,
+                );
+                let mut slow = Trace::default();
+                let whole = full(&candidate);
+                let exact = replay(&mut search, &mut play, &candidate, &empty, whole, &mut slow);
+                assert_eq!(quick, exact);
+                assert_eq!(fast.score, slow.score);
+                assert_eq!(fast.turns, slow.turns);
+                assert_eq!(fast.acted, slow.acted);
+                assert_eq!(fast.worth, slow.worth);
+                let verified = score::score(
+                    &problem,
+                    &super::super::board::output_text(&turns_of(
+                        &mut search,
+                        &mut play,
+                        &candidate,
+                    )),
+                );
+                assert_eq!(verified.unwrap().score, exact);
+                if rng.below(2) == 0 || candidate.len() > 2 * blocks {
+                    order = candidate;
+                    trace = fast;
+                }
+            }
+        }
+    }
+}

@@ -92,7 +92,18 @@ fn stats_report_layers_memory_and_counters_without_failing() {
 
 #[test]
 fn bench_runs_the_bundled_cases() {
-    let out = podium(&["bench", "--problem", "cephalopod", "--filter", "cg0", "--runs", "1"], b"");
+    let out = podium(
+        &[
+            "bench",
+            "--problem",
+            "cephalopod",
+            "--filter",
+            "cg0",
+            "--runs",
+            "1",
+        ],
+        b"",
+    );
     let table = text(&out.stdout);
     assert!(out.status.success(), "{table}{}", text(&out.stderr));
     assert_eq!(

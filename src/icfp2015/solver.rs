@@ -36,6 +36,9 @@ impl Default for Weights {
     }
 }
 
+/// Phrases spelled before one unit locks, at most.
+const MAX_PHRASES_PER_UNIT: usize = 32;
+
 /// A solved game: the command string and what the evaluator gives it.
 #[derive(Clone, Debug)]
 pub struct Played {
@@ -124,27 +127,28 @@ pub fn play_greedy(
         else {
             break;
         };
-        // Phrases only while the game keeps to its share of the time.
-        let on_schedule = deadline.fraction_used() < game.locked() as f64 / units;
-        let with_phrase = on_schedule
-            .then(|| with_a_phrase(&game, best, &spelled, &used))
-            .flatten();
-        match with_phrase {
-            Some((index, path)) => {
-                used[index] = true;
-                text.push_str(&spelled[index].0);
-                text.push_str(&encode(&path));
-                for &c in spelled[index].1.iter().chain(&path) {
-                    game.step(c);
-                }
+        // Phrases, as many in a row as fit, while the game keeps to its share of the time.
+        let mut rest = best.path.clone();
+        let mut here = game.clone();
+        for _ in 0..MAX_PHRASES_PER_UNIT {
+            if deadline.fraction_used() >= (game.locked() + 1) as f64 / units {
+                break;
             }
-            None => {
-                text.push_str(&encode(&best.path));
-                for &c in &best.path {
-                    game.step(c);
-                }
+            let Some((index, path)) = with_a_phrase(&here, best, &spelled, &used) else {
+                break;
+            };
+            used[index] = true;
+            text.push_str(&spelled[index].0);
+            for &c in &spelled[index].1 {
+                here.step(c);
             }
+            rest = path;
         }
+        text.push_str(&encode(&rest));
+        for &c in &rest {
+            here.step(c);
+        }
+        game = here;
     }
     let scored =
         evaluate(setup, seed as u64, &text, phrases).expect("the seed comes from the problem");

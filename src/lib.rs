@@ -6,3 +6,4 @@ pub mod cephalopod;
 pub mod core;
 pub mod icfp2015;
 pub mod slider;
+pub mod tetromino;

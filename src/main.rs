@@ -45,6 +45,11 @@ enum Command {
         #[command(subcommand)]
         command: podium::slider::cli::SliderCommand,
     },
+    /// Tetromino square (Anadea IT Duel 2015): solve, verify, serve and play the puzzle API.
+    Tetromino {
+        #[command(subcommand)]
+        command: podium::tetromino::cli::TetrominoCommand,
+    },
     /// Run every solver on the bundled data and print a table (the main job).
     Bench {
         /// Only these problems (repeatable; default: all).
@@ -97,6 +102,7 @@ enum VerifyCommand {
 enum BenchProblem {
     Cephalopod,
     Icfp2015,
+    Tetromino,
     Slider,
 }
 
@@ -155,6 +161,12 @@ fn main() -> ExitCode {
             runs.max(1),
             kernel.into(),
         ),
+        Command::Tetromino { command } => {
+            podium::tetromino::cli::run(command).map_err(|e| Failure {
+                message: e.message,
+                code: e.code,
+            })
+        }
         Command::Slider { command } => podium::slider::cli::run(command).map_err(|e| Failure {
             message: e.message,
             code: e.code,
@@ -281,6 +293,42 @@ fn print_cephalopod_stats(
     eprintln!("counters during the solve:\n{counters}");
 }
 
+/// The contest server's 28 recorded signatures, each solved and verified; false on a failure.
+fn run_tetromino_bench() -> bool {
+    use podium::tetromino::{solve, verify, Options, Outcome, Signature};
+    const SERVER: &str = include_str!("../data/tetromino/server_signatures.txt");
+    println!("tetromino (the contest server's 28 signatures; solved and verified)");
+    println!(
+        "{:>4} {:<40} {:>8} {:>10}",
+        "N", "signature", "result", "ms"
+    );
+    let (mut all_ok, mut total) = (true, Duration::ZERO);
+    for line in SERVER
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let (size, text) = line
+            .split_once(' ')
+            .expect("bundled signatures are `N SIGNATURE`");
+        let size: usize = size.parse().expect("bundled sizes are numbers");
+        let signature = Signature::parse(text.trim()).expect("bundled signatures parse");
+        let start = Instant::now();
+        let (outcome, _) = solve(size, &signature, &Options::default());
+        let time = start.elapsed();
+        total += time;
+        let ok = matches!(&outcome, Outcome::Solved(p) if verify(size, &signature, p).is_ok());
+        all_ok &= ok;
+        let shown: String = text.chars().take(40).collect();
+        println!(
+            "{size:>4} {shown:<40} {:>8} {:>10.3}",
+            if ok { "ok" } else { "FAIL" },
+            time.as_secs_f64() * 1e3
+        );
+    }
+    println!("total {:.3} ms", total.as_secs_f64() * 1e3);
+    all_ok
+}
+
 /// The main job: every solver on its bundled data.
 fn run_benches(
     problems: &[BenchProblem],
@@ -304,6 +352,15 @@ fn run_benches(
                 code: 1,
             },
         )?;
+    }
+    if wanted(BenchProblem::Tetromino) {
+        println!();
+        if !run_tetromino_bench() {
+            result = Err(Failure {
+                message: "tetromino: a server signature failed".into(),
+                code: 1,
+            });
+        }
     }
     if wanted(BenchProblem::Slider) {
         println!();

@@ -1,0 +1,328 @@
+//! `podium tetromino solve|verify|serve|net-solve|gen`: the clap types and their runner.
+//! Exit codes: 0 solved or valid, 1 invalid solution or failed request, 2 bad input, 3 proven
+//! unsolvable, 4 gave up at the budget.
+
+use super::generate::{random_multiset, random_solvable};
+use super::server::{net_solve, NetError, PuzzleServer, ServerConfig};
+use super::show;
+use super::signature::Signature;
+use super::solution::{parse_json, to_json, verify};
+use super::solver::{self, Options, Outcome, MAX_SIZE};
+use crate::core::rng::Rng;
+use std::fmt;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum TetrominoCommand {
+    /// Tile the N x N square with the signature's figures: the contest JSON on stdout, or
+    /// "unsolvable: REASON" (exit 3), or "gave up" at the budget (exit 4).
+    Solve {
+        #[arg(long, short = 'n', value_name = "N")]
+        size: usize,
+        /// Counts per figure, e.g. I1,J1,L1,Z1 (omitted figures: 0).
+        #[arg(long, short = 's', value_name = "S")]
+        signature: String,
+        /// Draw the tiling in the terminal (on stderr, so stdout stays JSON).
+        #[arg(long)]
+        show: bool,
+        /// Write the tiling as an SVG picture.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        /// Plain letters instead of ANSI colours for --show.
+        #[arg(long)]
+        no_color: bool,
+        /// Give up after this many seconds (default: search until decided).
+        #[arg(long, value_name = "SECONDS")]
+        budget: Option<f64>,
+        /// Give up after this many placements.
+        #[arg(long, value_name = "COUNT")]
+        nodes: Option<u64>,
+        /// Seed of the tie-breaks between restarts.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print placements tried, restarts and time on stderr.
+        #[arg(long)]
+        stats: bool,
+    },
+    /// Check a solution (JSON from FILE or stdin) against a size and signature, naming the
+    /// first off-board piece, overlap, gap, unknown figure/angle or wrong count (exit 1).
+    Verify {
+        #[arg(long, short = 'n', value_name = "N")]
+        size: usize,
+        #[arg(long, short = 's', value_name = "S")]
+        signature: String,
+        /// Solution file; stdin when absent.
+        file: Option<PathBuf>,
+    },
+    /// Serve the contest's API: GET /api/puzzle (token, size) and POST /api/puzzle
+    /// (token, id, solution).
+    Serve {
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// An accepted token (repeatable; at least one).
+        #[arg(long = "token", value_name = "T", required = true)]
+        tokens: Vec<String>,
+        /// Largest size issued.
+        #[arg(long, default_value_t = 200)]
+        max_size: usize,
+        #[arg(long, default_value_t = 2016)]
+        seed: u64,
+    },
+    /// Fetch a puzzle of SIZE from the API, solve it within TIMEOUT seconds and submit it,
+    /// printing each step's time.
+    NetSolve {
+        /// The server, e.g. http://127.0.0.1:8080 (/api/puzzle is appended).
+        #[arg(long)]
+        url: String,
+        #[arg(long)]
+        token: String,
+        size: usize,
+        timeout: Option<f64>,
+    },
+    /// Print random signatures: from random tilings (solvable), or uniform random multisets.
+    Gen {
+        #[arg(long, short = 'n', value_name = "N")]
+        size: usize,
+        #[arg(long, default_value_t = 1)]
+        count: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Uniform random multisets (mostly unsolvable) instead of random tilings' counts.
+        #[arg(long)]
+        multiset: bool,
+    },
+}
+
+/// A failure to report on one line (`podium: {message}`); `code` is the exit status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CliError {
+    pub message: String,
+    pub code: u8,
+}
+
+impl CliError {
+    fn new(code: u8, message: impl ToString) -> CliError {
+        CliError {
+            message: message.to_string(),
+            code,
+        }
+    }
+
+    fn input(message: impl ToString) -> CliError {
+        CliError::new(2, message)
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for CliError {}
+
+/// Runs a command on the process's stdin, stdout and stderr.
+pub fn run(cmd: TetrominoCommand) -> Result<(), CliError> {
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    run_with(
+        cmd,
+        &mut std::io::stdin().lock(),
+        &mut stdout.lock(),
+        &mut stderr.lock(),
+    )
+}
+
+fn checked_size(size: usize) -> Result<usize, CliError> {
+    if (1..=MAX_SIZE).contains(&size) {
+        Ok(size)
+    } else {
+        Err(CliError::input(format!(
+            "tetromino: size {size} outside 1..={MAX_SIZE}"
+        )))
+    }
+}
+
+fn seconds(value: Option<f64>, name: &str) -> Result<Option<Duration>, CliError> {
+    value
+        .map(|s| {
+            Duration::try_from_secs_f64(s).map_err(|_| {
+                CliError::input(format!(
+                    "tetromino: {name} {s} is not a duration in seconds"
+                ))
+            })
+        })
+        .transpose()
+}
+
+fn write_out(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| CliError::new(1, format!("tetromino: cannot write the output: {e}")))
+}
+
+/// Runs a command on the given streams (what `run` does, testable in-process).
+pub fn run_with(
+    cmd: TetrominoCommand,
+    input: &mut dyn Read,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), CliError> {
+    match cmd {
+        TetrominoCommand::Solve {
+            size,
+            signature,
+            show: draw,
+            svg,
+            no_color,
+            budget,
+            nodes,
+            seed,
+            stats,
+        } => {
+            let size = checked_size(size)?;
+            let signature = Signature::parse(&signature).map_err(CliError::input)?;
+            let options = Options {
+                seed,
+                node_budget: nodes,
+                time_budget: seconds(budget, "budget")?,
+                ..Options::default()
+            };
+            let (outcome, counters) = solver::solve(size, &signature, &options);
+            if stats {
+                let _ = writeln!(
+                    err,
+                    "stats: {} placements, {} attempts, {} memo hits, {} states remembered, {:.3} ms",
+                    counters.nodes,
+                    counters.attempts,
+                    counters.memo_hits,
+                    counters.memo_size,
+                    counters.elapsed.as_secs_f64() * 1e3
+                );
+            }
+            match outcome {
+                Outcome::Solved(placements) => {
+                    if draw {
+                        let picture = show::terminal(size, &placements, !no_color);
+                        let _ = writeln!(err, "{picture}{}", show::legend(!no_color));
+                    }
+                    if let Some(path) = svg {
+                        std::fs::write(&path, show::svg(size, &placements)).map_err(|e| {
+                            CliError::new(
+                                1,
+                                format!("tetromino: cannot write {}: {e}", path.display()),
+                            )
+                        })?;
+                    }
+                    write_out(out, &format!("{}\n", to_json(&placements)))
+                }
+                Outcome::Unsolvable(reason) => {
+                    Err(CliError::new(3, format!("unsolvable: {reason}")))
+                }
+                Outcome::GaveUp(message) => Err(CliError::new(4, message)),
+            }
+        }
+        TetrominoCommand::Verify {
+            size,
+            signature,
+            file,
+        } => {
+            let size = checked_size(size)?;
+            let signature = Signature::parse(&signature).map_err(CliError::input)?;
+            let text = match file {
+                Some(path) => std::fs::read_to_string(&path).map_err(|e| {
+                    CliError::input(format!("tetromino: cannot read {}: {e}", path.display()))
+                })?,
+                None => {
+                    let mut text = String::new();
+                    input.read_to_string(&mut text).map_err(|e| {
+                        CliError::input(format!("tetromino: cannot read stdin: {e}"))
+                    })?;
+                    text
+                }
+            };
+            let placements = parse_json(&text).map_err(CliError::input)?;
+            verify(size, &signature, &placements)
+                .map_err(|e| CliError::new(1, format!("invalid: {e}")))?;
+            write_out(
+                out,
+                &format!(
+                    "ok: {} pieces tile the {size}x{size} square with {signature}\n",
+                    placements.len()
+                ),
+            )
+        }
+        TetrominoCommand::Serve {
+            port,
+            host,
+            tokens,
+            max_size,
+            seed,
+        } => {
+            let max_size = checked_size(max_size)?;
+            let server = PuzzleServer::bind(
+                &format!("{host}:{port}"),
+                ServerConfig {
+                    tokens,
+                    seed,
+                    max_size,
+                },
+            )
+            .map_err(CliError::input)?;
+            let address = server
+                .local_addr()
+                .map_or_else(|| format!("{host}:{port}"), |a| a.to_string());
+            let _ = writeln!(err, "serving http://{address}/api/puzzle");
+            server.serve().map_err(|e| CliError::new(1, e))
+        }
+        TetrominoCommand::NetSolve {
+            url,
+            token,
+            size,
+            timeout,
+        } => {
+            let size = checked_size(size)?;
+            let timeout = seconds(timeout, "timeout")?;
+            match net_solve(&url, &token, size, timeout, out) {
+                Ok(report) if report.solved => Ok(()),
+                Ok(report) => Err(CliError::new(
+                    1,
+                    format!("net-solve: the server did not accept puzzle {}", report.id),
+                )),
+                Err(NetError::Request(m)) => Err(CliError::new(1, m)),
+                Err(NetError::Unsolvable(m)) => Err(CliError::new(3, m)),
+                Err(NetError::GaveUp(m)) => Err(CliError::new(4, m)),
+            }
+        }
+        TetrominoCommand::Gen {
+            size,
+            count,
+            seed,
+            multiset,
+        } => {
+            let size = checked_size(size)?;
+            if size % 2 == 1 || size < 2 {
+                return Err(CliError::input(format!(
+                    "tetromino: gen needs an even size, not {size}"
+                )));
+            }
+            let mut rng = Rng::new(seed);
+            let mut text = String::new();
+            for _ in 0..count {
+                let signature = if multiset {
+                    random_multiset(size, &mut rng)
+                } else {
+                    random_solvable(size, rng.next_u64())
+                }
+                .expect("an even size in range");
+                text.push_str(&format!("{signature}\n"));
+            }
+            write_out(out, &text)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Puzzle generators: solvable signatures counted from random tilings (as the contest server's
+//! looked), and uniformly random multisets of the right size (mostly unsolvable ones).
+
+use super::figures::Figure;
+use super::signature::Signature;
+use super::solver::{self, MAX_SIZE};
+use crate::core::rng::Rng;
+
+/// The signature of a random tiling of the `size` x `size` square: always solvable.
+/// `None` if `size` is odd or outside 2..=[`MAX_SIZE`].
+pub fn random_solvable(size: usize, seed: u64) -> Option<Signature> {
+    let tiling = solver::random_tiling(size, seed)?;
+    let mut counts = [0u32; 7];
+    for p in &tiling {
+        counts[p.figure.index()] += 1;
+    }
+    Some(Signature::new(counts))
+}
+
+/// A multiset of `size * size / 4` figures, uniform over all of them (stars and bars).
+/// `None` if `size` is odd or outside 2..=[`MAX_SIZE`].
+pub fn random_multiset(size: usize, rng: &mut Rng) -> Option<Signature> {
+    if size % 2 == 1 || !(2..=MAX_SIZE).contains(&size) {
+        return None;
+    }
+    let pieces = size * size / 4;
+    let slots = pieces + Figure::ALL.len() - 1;
+    let mut bars: Vec<usize> = Vec::with_capacity(6);
+    while bars.len() < 6 {
+        let b = rng.below(slots as u64) as usize;
+        if !bars.contains(&b) {
+            bars.push(b);
+        }
+    }
+    bars.sort_unstable();
+    let mut counts = [0u32; 7];
+    let mut previous = 0;
+    for (i, &b) in bars.iter().enumerate() {
+        counts[i] = (b - previous) as u32;
+        previous = b + 1;
+    }
+    counts[6] = (slots - previous) as u32;
+    Some(Signature::new(counts))
+}
+
+/// Every multiset of `pieces` figures, in a fixed order.
+pub fn all_multisets(pieces: u32) -> Vec<Signature> {
+    fn fill(counts: &mut [u32; 7], index: usize, left: u32, out: &mut Vec<Signature>) {
+        if index == 6 {
+            counts[6] = left;
+            out.push(Signature::new(*counts));
+            return;
+        }
+        for c in 0..=left {
+            counts[index] = c;
+            fill(counts, index + 1, left - c, out);
+        }
+    }
+    let mut out = Vec::new();
+    fill(&mut [0; 7], 0, pieces, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tetromino::rules::impossibility;
+
+    #[test]
+    fn multisets_have_the_right_total_and_number() {
+        assert_eq!(all_multisets(4).len(), 210);
+        assert_eq!(all_multisets(9).len(), 5005);
+        let mut rng = Rng::new(3);
+        for size in [2, 4, 10, 50] {
+            for _ in 0..50 {
+                let s = random_multiset(size, &mut rng).unwrap();
+                assert_eq!(s.total() as usize * 4, size * size);
+            }
+        }
+        assert!(random_multiset(7, &mut rng).is_none());
+    }
+
+    #[test]
+    fn random_solvable_signatures_pass_the_rules() {
+        for size in [2, 4, 6, 12, 30] {
+            let s = random_solvable(size, size as u64).unwrap();
+            assert_eq!(s.total() as usize * 4, size * size);
+            assert_eq!(impossibility(size, &s), None, "{size} {s}");
+        }
+        assert!(random_solvable(5, 1).is_none());
+    }
+}

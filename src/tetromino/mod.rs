@@ -1,0 +1,17 @@
+//! Tetromino square (Anadea IT Duel 2015): tile an N x N square with a given multiset.
+//! Model, verifier, impossibility rules, exact solver, generators, viewer, contest API and CLI.
+
+pub mod cli;
+pub mod figures;
+pub mod generate;
+pub mod rules;
+pub mod server;
+pub mod show;
+pub mod signature;
+pub mod solution;
+pub mod solver;
+
+pub use figures::Figure;
+pub use signature::Signature;
+pub use solution::{parse_json, to_json, verify, Placement};
+pub use solver::{solve, Options, Outcome, Stats};

@@ -1,0 +1,79 @@
+//! Instant proofs of impossibility: area, the two colouring parities and the single-type rules.
+//! Each returns the reason as one line; passing them all says nothing about solvability.
+
+use super::figures::Figure;
+use super::signature::Signature;
+
+/// Why the `size` x `size` square cannot be tiled with `signature`, if a rule shows it.
+pub fn impossibility(size: usize, signature: &Signature) -> Option<String> {
+    let area = (size as u64) * (size as u64);
+    if size % 2 == 1 {
+        return Some(format!(
+            "area: N = {size} is odd, so N*N = {area} cells is not a multiple of 4"
+        ));
+    }
+    if signature.total() * 4 != area {
+        return Some(format!(
+            "area: the {} pieces cover {} cells, the board has {area}",
+            signature.total(),
+            signature.total() * 4
+        ));
+    }
+    let t = signature.count(Figure::T);
+    if t % 2 == 1 {
+        return Some(format!(
+            "checkerboard colouring: each T covers 3 cells of one colour and 1 of the other, every other figure 2 and 2, so an odd number of T ({t}) cannot balance the board's equal colours"
+        ));
+    }
+    let lj = signature.count(Figure::L) + signature.count(Figure::J);
+    if t == 0 && lj % 2 == 1 {
+        return Some(format!(
+            "column-stripe colouring: with no T, each L and J covers 3 cells of one stripe colour and 1 of the other, every other figure 2 and 2, so an odd L + J ({lj}) cannot balance the board"
+        ));
+    }
+    let present: Vec<Figure> = Figure::ALL
+        .into_iter()
+        .filter(|&f| signature.count(f) > 0)
+        .collect();
+    let only_s_z = present.iter().all(|f| matches!(f, Figure::S | Figure::Z));
+    if !present.is_empty() && only_s_z {
+        return Some(
+            "only S and Z: covering a corner forces a staircase of S/Z along the edge that cannot close at the next corner, so they never tile a square"
+                .into(),
+        );
+    }
+    if let [only] = present[..] {
+        if matches!(only, Figure::T | Figure::I | Figure::L | Figure::J) && !size.is_multiple_of(4)
+        {
+            return Some(format!(
+                "single type: only {only} tiles an N x N square exactly when 4 divides N, and N = {size}"
+            ));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(size: usize, sig: &str) -> Option<String> {
+        impossibility(size, &Signature::parse(sig).unwrap())
+    }
+
+    #[test]
+    fn each_rule_fires_with_its_reason() {
+        assert!(check(5, "O6").unwrap().starts_with("area"));
+        assert!(check(4, "O3").unwrap().starts_with("area"));
+        assert!(check(4, "T1,O3").unwrap().starts_with("checkerboard"));
+        assert!(check(4, "L1,O3").unwrap().starts_with("column-stripe"));
+        assert!(check(4, "S2,Z2").unwrap().starts_with("only S and Z"));
+        assert!(check(6, "T9").unwrap().starts_with("checkerboard"));
+        assert!(check(6, "I9").unwrap().starts_with("single type"));
+        assert!(check(10, "T25").unwrap().starts_with("checkerboard"));
+        assert!(check(6, "L4,J4,I1").is_none());
+        assert!(check(2, "O1").is_none());
+        assert!(check(2, "I1").unwrap().starts_with("single type"));
+        assert!(check(4, "T4").is_none());
+    }
+}

@@ -1,0 +1,624 @@
+//! The exact solver: depth-first search that always fills the first empty cell in diagonal order,
+//! with a balanced figure order, pocket pruning, a memo of failed states and restarts.
+//!
+//! Layout: the board is rows of `u64` words with a filled border (4 rows above and below, 4
+//! columns left, at least 4 right), so a figure fits when each of its row masks ANDs to zero
+//! against at most two words, with no bounds checks. This is the core's `BitGrid` layout plus
+//! the border, kept solver-local because the border and flat cell numbering (`row * stride +
+//! column`, neighbours at +-1 and +-stride) are what make fit, place and pocket fills free of
+//! bounds tests. The 19 row-mask sets are shifted to the column at run time: one shift per row
+//! costs what a load from a per-(orientation, column offset) table would, without the table.
+//!
+//! Search: the first empty cell in the order (row + column, row) is covered by each figure whose
+//! first cell in that order lands there; figure types go in descending remaining count (ties
+//! broken randomly per attempt). After a placement, the empty regions of at most
+//! `POCKET_LIMIT` cells it encloses must have a size divisible by 4, and a 4-cell one must be
+//! the shape of a figure still available: this is the general form of the winners' connectivity
+//! check and of their hand-listed pathology rules (the pockets those placements leave). A state
+//! (filled cells + remaining counts, as a 128-bit Zobrist key, so a false "seen" needs a 128-bit
+//! collision) whose subtree was searched completely without a tiling is remembered, across
+//! restarts too. Attempts have node limits 1.5 x pieces x the Luby sequence (1 1 2 1 1 2 4 ...),
+//! so a bad early choice costs little; an attempt that finishes its tree proves there is no tiling.
+
+use super::figures::ORIENTATIONS;
+use super::rules;
+use super::signature::Signature;
+use super::solution::Placement;
+use crate::core::rng::{splitmix64, Rng};
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::{Duration, Instant};
+
+const PAD: usize = 4;
+/// Regions up to this many cells count as pockets; a fill that reaches more stops there.
+const POCKET_LIMIT: usize = 8;
+/// The memo stops growing here (16 bytes a key plus the table's slack, about 200 MiB at most).
+const MEMO_CAP: usize = 8 << 20;
+/// The largest board side the solver accepts.
+pub const MAX_SIZE: usize = 2000;
+
+/// How to order the figures tried at a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Most remaining first, ties broken per attempt: the exact solver.
+    Balanced,
+    /// A fresh random order at every cell: the random tiling generator.
+    Random,
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub seed: u64,
+    /// Give up after this many placements in all (`None`: no limit).
+    pub node_budget: Option<u64>,
+    /// Give up after this much time (`None`: no limit).
+    pub time_budget: Option<Duration>,
+    pub order: Order,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            seed: 1,
+            node_budget: None,
+            time_budget: None,
+            order: Order::Balanced,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Solved(Vec<Placement>),
+    /// Proven: the reason is one line.
+    Unsolvable(String),
+    /// The budget ran out first: the message says which and how far the search got.
+    GaveUp(String),
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub nodes: u64,
+    pub attempts: u32,
+    pub memo_hits: u64,
+    pub memo_size: usize,
+    pub elapsed: Duration,
+}
+
+/// Decides whether the `size` x `size` square can be tiled with `signature`.
+pub fn solve(size: usize, signature: &Signature, options: &Options) -> (Outcome, Stats) {
+    let start = Instant::now();
+    if let Some(reason) = rules::impossibility(size, signature) {
+        return (Outcome::Unsolvable(reason), Stats::default());
+    }
+    assert!(
+        (1..=MAX_SIZE).contains(&size),
+        "solver: size {size} outside 1..={MAX_SIZE}"
+    );
+    let mut engine = Engine::new(size, signature.counts, options);
+    let outcome = engine.run(start);
+    engine.stats.elapsed = start.elapsed();
+    engine.stats.memo_size = engine.memo.len();
+    (outcome, engine.stats)
+}
+
+/// A uniformly random choice at every cell of a `size` x `size` tiling with no count limits
+/// (even `size` from 2 to [`MAX_SIZE`]); `None` only if `size` is odd or out of range.
+pub fn random_tiling(size: usize, seed: u64) -> Option<Vec<Placement>> {
+    if size % 2 == 1 || !(2..=MAX_SIZE).contains(&size) {
+        return None;
+    }
+    let pieces = (size * size / 4) as u32;
+    let options = Options {
+        seed,
+        order: Order::Random,
+        ..Options::default()
+    };
+    let mut engine = Engine::new(size, [pieces; 7], &options);
+    engine.pieces = pieces as usize;
+    match engine.run(Instant::now()) {
+        Outcome::Solved(placements) => Some(placements),
+        _ => None,
+    }
+}
+
+/// The Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... (term `i`, from 1): restart limits
+/// within a constant factor of the best fixed limit, and unbounded, so the last attempt is complete.
+fn luby(i: u32) -> u64 {
+    let i = u64::from(i);
+    let mut k = 1;
+    while (1u64 << k) - 1 < i {
+        k += 1;
+    }
+    if (1u64 << k) - 1 == i {
+        1 << (k - 1)
+    } else {
+        luby((i - (1 << (k - 1)) + 1) as u32)
+    }
+}
+
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u128(&mut self, key: u128) {
+        self.0 = key as u64;
+    }
+}
+
+type Memo = HashSet<u128, BuildHasherDefault<KeyHasher>>;
+
+/// One orientation prepared for a board: row masks and offsets in flat cell numbers.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    figure: usize,
+    /// Flat offset from the bounding box's top-left to the first cell in diagonal order.
+    anchor: usize,
+    rows: [u64; 4],
+    height: usize,
+    cells: [usize; 4],
+}
+
+struct Frame {
+    /// Index in `order` of this state's first empty cell.
+    cursor: usize,
+    /// The shape and top-left that produced this state (`u8::MAX` at the root).
+    via_shape: u8,
+    via_corner: usize,
+    key: u128,
+    candidates: [u8; 19],
+    len: u8,
+    next: u8,
+}
+
+enum Attempt {
+    Solved(Vec<Placement>),
+    Exhausted,
+    Cut,
+    OutOfBudget(&'static str),
+}
+
+struct Engine {
+    stride: usize,
+    board: Vec<u64>,
+    empty: Vec<u64>,
+    order: Vec<usize>,
+    shapes: [Shape; 19],
+    shapes_of: [Vec<u8>; 7],
+    counts: [u32; 7],
+    initial: [u32; 7],
+    pieces: usize,
+    key: u128,
+    tiebreak: [u64; 7],
+    memo: Memo,
+    rng: Rng,
+    order_mode: Order,
+    node_budget: u64,
+    deadline: Option<Instant>,
+    time_budget: Option<Duration>,
+    stats: Stats,
+}
+
+fn mix(value: u64) -> u64 {
+    let mut state = value;
+    splitmix64(&mut state)
+}
+
+fn cell_key(position: usize) -> u128 {
+    let p = position as u64;
+    (u128::from(mix(p ^ 0x5eed_0000_0000_0001)) << 64) | u128::from(mix(p ^ 0x0c0f_fee0_0000_0002))
+}
+
+fn count_key(figure: usize, count: u32) -> u128 {
+    let v = ((figure as u64) << 32 | u64::from(count)) ^ 0xa5a5_0000_0000_0000;
+    (u128::from(mix(v ^ 0x1234_5678)) << 64) | u128::from(mix(v ^ 0x8765_4321_0000))
+}
+
+impl Engine {
+    fn new(size: usize, counts: [u32; 7], options: &Options) -> Engine {
+        let words_per_row = (PAD + size + PAD).div_ceil(64);
+        let stride = words_per_row * 64;
+        let rows = PAD + size + PAD;
+        let mut empty = vec![u64::MAX; rows * words_per_row + 1];
+        for row in PAD..PAD + size {
+            for column in PAD..PAD + size {
+                let p = row * stride + column;
+                empty[p >> 6] &= !(1u64 << (p & 63));
+            }
+        }
+        let mut order: Vec<usize> = (0..size * size)
+            .map(|i| (PAD + i / size) * stride + PAD + i % size)
+            .collect();
+        order.sort_by_key(|&p| {
+            let (row, column) = (p / stride, p % stride);
+            (row + column, row)
+        });
+        let shapes = std::array::from_fn(|i| {
+            let o = &ORIENTATIONS[i];
+            let first = o
+                .cells
+                .iter()
+                .min_by_key(|&&(r, c)| (r + c, r))
+                .expect("four cells");
+            let mut rows = [0u64; 4];
+            for &(r, c) in &o.cells {
+                rows[r as usize] |= 1 << c;
+            }
+            Shape {
+                figure: o.figure.index(),
+                anchor: first.0 as usize * stride + first.1 as usize,
+                rows,
+                height: o.height as usize,
+                cells: o.cells.map(|(r, c)| r as usize * stride + c as usize),
+            }
+        });
+        let shapes_of = std::array::from_fn(|f| {
+            (0..19u8)
+                .filter(|&s| ORIENTATIONS[s as usize].figure.index() == f)
+                .collect()
+        });
+        Engine {
+            stride,
+            board: empty.clone(),
+            empty,
+            order,
+            shapes,
+            shapes_of,
+            counts,
+            initial: counts,
+            pieces: counts.iter().map(|&c| c as usize).sum(),
+            key: 0,
+            tiebreak: [0; 7],
+            memo: Memo::default(),
+            rng: Rng::new(options.seed),
+            order_mode: options.order,
+            node_budget: options.node_budget.unwrap_or(u64::MAX),
+            deadline: options.time_budget.map(|t| Instant::now() + t),
+            time_budget: options.time_budget,
+            stats: Stats::default(),
+        }
+    }
+
+    fn run(&mut self, start: Instant) -> Outcome {
+        let base = (self.pieces as u64 * 3 / 2).max(1000);
+        loop {
+            self.stats.attempts += 1;
+            let limit = base.saturating_mul(luby(self.stats.attempts));
+            match self.attempt(limit) {
+                Attempt::Solved(placements) => return Outcome::Solved(placements),
+                Attempt::Exhausted => {
+                    return Outcome::Unsolvable(format!(
+                        "exhaustive search: no tiling exists ({} placements tried, {} states remembered)",
+                        self.stats.nodes,
+                        self.memo.len()
+                    ))
+                }
+                Attempt::Cut => {}
+                Attempt::OutOfBudget(which) => {
+                    let spent = match which {
+                        "time" => format!(
+                            "the time budget of {:.3} s",
+                            self.time_budget.unwrap_or_default().as_secs_f64()
+                        ),
+                        _ => format!("the node budget of {} placements", self.node_budget),
+                    };
+                    return Outcome::GaveUp(format!(
+                        "gave up: {spent} ran out after {} placements in {} attempts over {:.3} s, neither a tiling nor a proof found",
+                        self.stats.nodes,
+                        self.stats.attempts,
+                        start.elapsed().as_secs_f64()
+                    ));
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn filled(&self, p: usize) -> bool {
+        self.board[p >> 6] >> (p & 63) & 1 != 0
+    }
+
+    #[inline]
+    fn fits(&self, shape: &Shape, corner: usize) -> bool {
+        let mut clash = 0;
+        for (i, &mask) in shape.rows[..shape.height].iter().enumerate() {
+            let p = corner + i * self.stride;
+            let (w, s) = (p >> 6, p & 63);
+            clash |= self.board[w] & (mask << s);
+            if s > 60 {
+                clash |= self.board[w + 1] & (mask >> (64 - s));
+            }
+        }
+        clash == 0
+    }
+
+    #[inline]
+    fn toggle(&mut self, shape: usize, corner: usize) {
+        let shape = self.shapes[shape];
+        for (i, &mask) in shape.rows[..shape.height].iter().enumerate() {
+            let p = corner + i * self.stride;
+            let (w, s) = (p >> 6, p & 63);
+            self.board[w] ^= mask << s;
+            if s > 60 {
+                self.board[w + 1] ^= mask >> (64 - s);
+            }
+        }
+        for c in shape.cells {
+            self.key ^= cell_key(corner + c);
+        }
+    }
+
+    fn place(&mut self, shape: usize, corner: usize) {
+        self.toggle(shape, corner);
+        let f = self.shapes[shape].figure;
+        self.key ^= count_key(f, self.counts[f]);
+        self.counts[f] -= 1;
+    }
+
+    fn unplace(&mut self, shape: usize, corner: usize) {
+        self.toggle(shape, corner);
+        let f = self.shapes[shape].figure;
+        self.counts[f] += 1;
+        self.key ^= count_key(f, self.counts[f]);
+    }
+
+    fn advance(&self, mut cursor: usize) -> usize {
+        while cursor < self.order.len() && self.filled(self.order[cursor]) {
+            cursor += 1;
+        }
+        cursor
+    }
+
+    fn frame(&mut self, cursor: usize, via_shape: u8, via_corner: usize) -> Frame {
+        let mut frame = Frame {
+            cursor,
+            via_shape,
+            via_corner,
+            key: self.key,
+            candidates: [0; 19],
+            len: 0,
+            next: 0,
+        };
+        let cell = self.order[cursor];
+        let mut figures: [usize; 7] = [0, 1, 2, 3, 4, 5, 6];
+        if self.order_mode == Order::Balanced {
+            figures
+                .sort_unstable_by_key(|&f| (std::cmp::Reverse(self.counts[f]), self.tiebreak[f]));
+        }
+        for f in figures {
+            if self.counts[f] == 0 {
+                continue;
+            }
+            for &s in &self.shapes_of[f] {
+                let shape = &self.shapes[s as usize];
+                if self.fits(shape, cell - shape.anchor) {
+                    frame.candidates[frame.len as usize] = s;
+                    frame.len += 1;
+                }
+            }
+        }
+        if self.order_mode == Order::Random {
+            self.rng
+                .shuffle(&mut frame.candidates[..frame.len as usize]);
+        }
+        frame
+    }
+
+    /// True if the shape just placed at `corner` encloses an empty region that cannot be tiled:
+    /// a size not divisible by 4, or 4 cells in a shape no remaining figure has.
+    fn encloses_bad_pocket(&self, shape: usize, corner: usize) -> bool {
+        let mut seen = [0usize; 4 * 4 * (POCKET_LIMIT + 4)];
+        let mut seen_len = 0;
+        let stride = self.stride;
+        for c in self.shapes[shape].cells {
+            let cell = corner + c;
+            for start in [cell - 1, cell + 1, cell - stride, cell + stride] {
+                if self.filled(start) || seen[..seen_len].contains(&start) {
+                    continue;
+                }
+                let first = seen_len;
+                seen[seen_len] = start;
+                seen_len += 1;
+                let mut head = first;
+                let mut escaped = false;
+                'fill: while head < seen_len {
+                    let p = seen[head];
+                    head += 1;
+                    for q in [p - 1, p + 1, p - stride, p + stride] {
+                        if self.filled(q) || seen[first..seen_len].contains(&q) {
+                            continue;
+                        }
+                        if seen_len - first >= POCKET_LIMIT {
+                            escaped = true;
+                            break 'fill;
+                        }
+                        seen[seen_len] = q;
+                        seen_len += 1;
+                    }
+                }
+                if escaped {
+                    continue;
+                }
+                let size = seen_len - first;
+                if size % 4 != 0 {
+                    return true;
+                }
+                if size == 4 && !self.pocket_available(&seen[first..seen_len]) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn pocket_available(&self, cells: &[usize]) -> bool {
+        let cells: [(usize, usize); 4] =
+            std::array::from_fn(|i| (cells[i] / self.stride, cells[i] % self.stride));
+        super::figures::identify(&cells).is_some_and(|o| self.counts[o.figure.index()] > 0)
+    }
+
+    fn check_budget(&self) -> Option<&'static str> {
+        if self.stats.nodes >= self.node_budget {
+            return Some("nodes");
+        }
+        if self.stats.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some("time");
+        }
+        None
+    }
+
+    fn attempt(&mut self, limit: u64) -> Attempt {
+        self.board.copy_from_slice(&self.empty);
+        self.counts = self.initial;
+        self.key = 0;
+        for f in 0..7 {
+            self.tiebreak[f] = self.rng.next_u64();
+            let mut own = std::mem::take(&mut self.shapes_of[f]);
+            self.rng.shuffle(&mut own);
+            self.shapes_of[f] = own;
+        }
+        if self.memo.contains(&self.key) {
+            return Attempt::Exhausted;
+        }
+        let mut nodes = 0u64;
+        let root = self.frame(0, u8::MAX, 0);
+        let mut stack: Vec<Frame> = Vec::with_capacity(self.pieces + 1);
+        stack.push(root);
+        // Random mode only (it proves nothing): after STUCK placements without a new deepest
+        // state, abandon the last `jump` placements unexplored, doubling `jump` while stuck.
+        const STUCK: u64 = 256;
+        let (mut deepest, mut since_deepest, mut jump) = (0, 0u64, 8usize);
+        loop {
+            let depth = stack.len() - 1;
+            if self.order_mode == Order::Random {
+                if depth > deepest {
+                    (deepest, since_deepest, jump) = (depth, 0, 8);
+                } else if since_deepest > STUCK && depth > 0 {
+                    for _ in 0..jump.min(depth) {
+                        let abandoned = stack.pop().expect("above the root");
+                        self.unplace(abandoned.via_shape as usize, abandoned.via_corner);
+                    }
+                    (since_deepest, jump) = (0, jump * 2);
+                    continue;
+                }
+            }
+            let top = stack.last_mut().expect("the stack holds the root");
+            if top.next < top.len {
+                let shape = top.candidates[top.next as usize] as usize;
+                top.next += 1;
+                let cursor = top.cursor;
+                let corner = self.order[cursor] - self.shapes[shape].anchor;
+                self.place(shape, corner);
+                self.stats.nodes += 1;
+                nodes += 1;
+                since_deepest += 1;
+                if let Some(which) = self.check_budget() {
+                    return Attempt::OutOfBudget(which);
+                }
+                if nodes > limit {
+                    return Attempt::Cut;
+                }
+                if depth + 1 == self.pieces {
+                    let mut placements: Vec<Placement> = stack[1..]
+                        .iter()
+                        .map(|f| self.placement(f.via_shape as usize, f.via_corner))
+                        .collect();
+                    placements.push(self.placement(shape, corner));
+                    return Attempt::Solved(placements);
+                }
+                if self.encloses_bad_pocket(shape, corner) {
+                    self.unplace(shape, corner);
+                    continue;
+                }
+                if self.memo.contains(&self.key) {
+                    self.stats.memo_hits += 1;
+                    self.unplace(shape, corner);
+                    continue;
+                }
+                let next = self.advance(cursor + 1);
+                let child = self.frame(next, shape as u8, corner);
+                stack.push(child);
+            } else {
+                let done = stack.pop().expect("non-empty");
+                // A backjump may have cut a subtree below `done`, so random mode remembers nothing.
+                if self.order_mode == Order::Balanced && self.memo.len() < MEMO_CAP {
+                    self.memo.insert(done.key);
+                }
+                if stack.is_empty() {
+                    return Attempt::Exhausted;
+                }
+                self.unplace(done.via_shape as usize, done.via_corner);
+            }
+        }
+    }
+
+    fn placement(&self, shape: usize, corner: usize) -> Placement {
+        let o = &ORIENTATIONS[shape];
+        let (row, column) = (corner / self.stride, corner % self.stride);
+        debug_assert!(row >= PAD && column >= PAD - 3);
+        Placement {
+            figure: o.figure,
+            angle: o.angle,
+            x: column - PAD,
+            y: row - PAD,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tetromino::solution::verify;
+
+    fn decide(size: usize, sig: &str) -> Outcome {
+        solve(size, &Signature::parse(sig).unwrap(), &Options::default()).0
+    }
+
+    #[test]
+    fn spec_example_is_solved_and_verified() {
+        let sig = Signature::parse("I1,J1,L1,Z1").unwrap();
+        let Outcome::Solved(p) = solve(4, &sig, &Options::default()).0 else {
+            panic!("not solved")
+        };
+        assert_eq!(verify(4, &sig, &p), Ok(()));
+    }
+
+    #[test]
+    fn proves_small_impossibilities_by_search() {
+        for sig in ["T4,Z12", "O2,T14"] {
+            match decide(8, sig) {
+                Outcome::Unsolvable(reason) => {
+                    assert!(reason.starts_with("exhaustive"), "{reason}")
+                }
+                other => panic!("{sig}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn luby_sequence() {
+        let terms: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(terms, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn node_budget_gives_up_with_a_message() {
+        let sig = Signature::parse("T4,Z12").unwrap();
+        let options = Options {
+            node_budget: Some(50),
+            ..Options::default()
+        };
+        let Outcome::GaveUp(message) = solve(8, &sig, &options).0 else {
+            panic!("expected to give up")
+        };
+        assert!(message.contains("node budget of 50"), "{message}");
+    }
+}

@@ -129,6 +129,15 @@ struct Failure {
     code: u8,
 }
 
+impl From<podium::core::cli::CliError> for Failure {
+    fn from(e: podium::core::cli::CliError) -> Failure {
+        Failure {
+            message: e.message,
+            code: e.code,
+        }
+    }
+}
+
 impl Failure {
     fn input(message: impl ToString) -> Failure {
         Failure {
@@ -162,19 +171,10 @@ fn main() -> ExitCode {
             kernel.into(),
         ),
         Command::Tetromino { command } => {
-            podium::tetromino::cli::run(command).map_err(|e| Failure {
-                message: e.message,
-                code: e.code,
-            })
+            podium::tetromino::cli::run(command).map_err(Failure::from)
         }
-        Command::Slider { command } => podium::slider::cli::run(command).map_err(|e| Failure {
-            message: e.message,
-            code: e.code,
-        }),
-        Command::Icfp2015 { command } => podium::icfp2015::cli::run(command).map_err(|e| Failure {
-            message: e.message,
-            code: e.code,
-        }),
+        Command::Slider { command } => podium::slider::cli::run(command).map_err(Failure::from),
+        Command::Icfp2015 { command } => podium::icfp2015::cli::run(command).map_err(Failure::from),
         Command::Bundle { problem, out } => podium::bundle::write(&problem, out.as_deref())
             .map(|_| ())
             .map_err(Failure::input),
@@ -370,10 +370,7 @@ fn run_benches(
             jobs,
             seeds: Vec::new(),
         };
-        podium::slider::cli::run(bench).map_err(|e| Failure {
-            message: e.message,
-            code: e.code,
-        })?;
+        podium::slider::cli::run(bench).map_err(Failure::from)?;
     }
     result
 }

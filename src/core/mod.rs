@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod bitboard;
+pub mod cli;
 pub mod counters;
 pub mod cpu;
 pub mod prefetch;

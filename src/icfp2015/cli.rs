@@ -6,7 +6,6 @@ use super::game::{evaluate, Evaluation, Setup};
 use super::phrases::PhraseSet;
 use super::problem::{Problem, Solution};
 use super::show::Replay;
-use std::fmt;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -103,38 +102,7 @@ pub struct PhraseArgs {
     pub no_default_phrases: bool,
 }
 
-/// A failure to report on one line (`podium: {message}`); `code` is the exit status.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CliError {
-    pub message: String,
-    pub code: u8,
-}
-
-impl CliError {
-    /// Bad input: exit code 2.
-    fn input(message: impl ToString) -> CliError {
-        CliError {
-            message: message.to_string(),
-            code: 2,
-        }
-    }
-
-    /// Trouble writing the output: exit code 1.
-    fn output(message: impl ToString) -> CliError {
-        CliError {
-            message: message.to_string(),
-            code: 1,
-        }
-    }
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for CliError {}
+pub use crate::core::cli::CliError;
 
 /// Runs a command on the process's stdin and stdout.
 pub fn run(cmd: Icfp2015Command) -> Result<(), CliError> {

@@ -71,21 +71,7 @@ pub enum SliderCommand {
     },
 }
 
-/// A failure to report on one line (`podium: {message}`); `code` is the exit status.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CliError {
-    pub message: String,
-    pub code: u8,
-}
-
-impl CliError {
-    fn input(message: impl ToString) -> CliError {
-        CliError {
-            message: message.to_string(),
-            code: 2,
-        }
-    }
-}
+pub use crate::core::cli::CliError;
 
 fn read(path: Option<&Path>) -> Result<String, CliError> {
     match path {

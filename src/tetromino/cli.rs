@@ -9,7 +9,6 @@ use super::signature::Signature;
 use super::solution::{parse_json, to_json, verify};
 use super::solver::{self, Options, Outcome, MAX_SIZE};
 use crate::core::rng::Rng;
-use std::fmt;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -98,33 +97,7 @@ pub enum TetrominoCommand {
     },
 }
 
-/// A failure to report on one line (`podium: {message}`); `code` is the exit status.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CliError {
-    pub message: String,
-    pub code: u8,
-}
-
-impl CliError {
-    fn new(code: u8, message: impl ToString) -> CliError {
-        CliError {
-            message: message.to_string(),
-            code,
-        }
-    }
-
-    fn input(message: impl ToString) -> CliError {
-        CliError::new(2, message)
-    }
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for CliError {}
+pub use crate::core::cli::CliError;
 
 /// Runs a command on the process's stdin, stdout and stderr.
 pub fn run(cmd: TetrominoCommand) -> Result<(), CliError> {

@@ -4,7 +4,7 @@
 use super::game::Setup;
 use super::phrases::PhraseSet;
 use super::problem::{Problem, Solution};
-use super::solver::{play_greedy, Weights};
+use super::solver::play_restarts;
 use crate::core::timer::Deadline;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Tag of every solution: the solver and its version; the score is appended.
-pub const SOLVER_TAG: &str = "podium-greedy-0.3";
+pub const SOLVER_TAG: &str = "podium-greedy-0.4";
 
 /// The 25 qualifier problems, bundled.
 pub const QUALIFIER_PROBLEMS: [&str; 25] = [
@@ -70,13 +70,7 @@ pub fn play_all(
                 let j = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&(i, seed)) = jobs.get(j) else { break };
                 let setup = &setups[i];
-                let played = play_greedy(
-                    setup,
-                    seed,
-                    &Weights::default(),
-                    phrases,
-                    &Deadline::after(share),
-                );
+                let played = play_restarts(setup, seed, phrases, &Deadline::after(share));
                 *results[j].lock().unwrap() = Some(Solution {
                     problem_id: setup.problem.id,
                     seed: seed as u64,

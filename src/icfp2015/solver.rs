@@ -12,7 +12,9 @@ use super::game::{evaluate, Game, Outcome, Setup};
 use super::hex::{neighbour, Cell, Direction};
 use super::phrases::PhraseSet;
 use super::placement::{placements, Placement};
+use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
+use std::time::Instant;
 
 /// Weights of the placement features; see `placement_value`.
 #[derive(Clone, Copy, Debug)]
@@ -38,6 +40,45 @@ impl Default for Weights {
 
 /// Phrases spelled before one unit locks, at most.
 const MAX_PHRASES_PER_UNIT: usize = 32;
+
+impl Weights {
+    /// These weights, each scaled by a random factor in [0.5, 2].
+    pub fn perturbed(&self, rng: &mut Rng) -> Weights {
+        let mut scale = |w: f64| w * 2f64.powf(2.0 * rng.f64() - 1.0);
+        Weights {
+            points: scale(self.points),
+            depth: scale(self.depth),
+            row_fill: scale(self.row_fill),
+            neighbours: scale(self.neighbours),
+            covered: scale(self.covered),
+        }
+    }
+}
+
+/// Plays the game with the default weights, then again with perturbed ones while the time
+/// left allows a whole game (judged by the last one's duration); returns the best.
+pub fn play_restarts(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline) -> Played {
+    let mut rng = Rng::new((setup.problem.id as u64) << 32 | seed as u64);
+    let started = Instant::now();
+    let mut best = play_greedy(setup, seed, &Weights::default(), phrases, deadline);
+    let mut last = started.elapsed();
+    while deadline.remaining() > last.mul_f64(1.2) {
+        let weights = Weights::default().perturbed(&mut rng);
+        let started = Instant::now();
+        let played = play_greedy(
+            setup,
+            seed,
+            &weights,
+            phrases,
+            &Deadline::after(deadline.remaining()),
+        );
+        last = started.elapsed();
+        if played.score > best.score {
+            best = played;
+        }
+    }
+    best
+}
 
 /// A solved game: the command string and what the evaluator gives it.
 #[derive(Clone, Debug)]

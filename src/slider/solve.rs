@@ -344,6 +344,37 @@ struct Change {
     shift: isize,
 }
 
+/// Moves the event at `i` to place `j` (counted after its removal, as `Vec::insert` does).
+fn move_event(order: &mut Vec<u16>, i: usize, j: usize) -> Change {
+    let e = order.remove(i);
+    order.insert(j, e);
+    Change {
+        from: i.min(j),
+        until: i.max(j) + 1,
+        shift: 0,
+    }
+}
+
+/// Inserts `event` at place `j`.
+fn insert_event(order: &mut Vec<u16>, j: usize, event: u16) -> Change {
+    order.insert(j, event);
+    Change {
+        from: j,
+        until: j + 1,
+        shift: -1,
+    }
+}
+
+/// Removes the event at `i`.
+fn remove_event(order: &mut Vec<u16>, i: usize) -> Change {
+    order.remove(i);
+    Change {
+        from: i,
+        until: i,
+        shift: 1,
+    }
+}
+
 /// Fills `trial` for `order`, the candidate `change` makes of `old_order` (whose trace is `old`);
 /// returns the final score. Events before `change.from` are replayed without search; after the
 /// change, as soon as the board equals the current order's board at the matching event, the rest
@@ -536,7 +567,6 @@ pub fn solve(problem: &Problem, deadline: Deadline, seed: u64) -> Solved {
         let change = match rng.below(20) {
             0..=8 if len >= 2 => {
                 let i = rng.range(0..len);
-                let e = candidate.remove(i);
                 let j = if rng.below(5) == 0 {
                     rng.range(0..len)
                 } else {
@@ -545,12 +575,7 @@ pub fn solve(problem: &Problem, deadline: Deadline, seed: u64) -> Solved {
                         .saturating_sub(reach)
                         .min(len - 1)
                 };
-                candidate.insert(j, e);
-                Change {
-                    from: i.min(j),
-                    until: i.max(j) + 1,
-                    shift: 0,
-                }
+                move_event(&mut candidate, i, j)
             }
             9..=11 if len >= 2 => {
                 let i = rng.range(0..len);
@@ -568,12 +593,7 @@ pub fn solve(problem: &Problem, deadline: Deadline, seed: u64) -> Solved {
                     continue;
                 }
                 let j = rng.range(0..len + 1);
-                candidate.insert(j, drop_event(b));
-                Change {
-                    from: j,
-                    until: j + 1,
-                    shift: -1,
-                }
+                insert_event(&mut candidate, j, drop_event(b))
             }
             15..=16 if len >= 1 => {
                 let i = rng.range(0..len);
@@ -581,22 +601,9 @@ pub fn solve(problem: &Problem, deadline: Deadline, seed: u64) -> Solved {
                 let Some(&x) = rng.choose(&near[b]) else {
                     continue;
                 };
-                candidate.insert(i, x * EVENT_KINDS + 1 + rng.below(8) as u16);
-                Change {
-                    from: i,
-                    until: i + 1,
-                    shift: -1,
-                }
+                insert_event(&mut candidate, i, x * EVENT_KINDS + 1 + rng.below(8) as u16)
             }
-            _ if len >= 1 => {
-                let i = rng.range(0..len);
-                candidate.remove(i);
-                Change {
-                    from: i,
-                    until: i,
-                    shift: 1,
-                }
-            }
+            _ if len >= 1 => remove_event(&mut candidate, rng.range(0..len)),
             _ => continue,
         };
         let score = replay(
@@ -680,34 +687,15 @@ mod tests {
                 let change = match rng.below(3) {
                     0 => {
                         let i = rng.range(0..len);
-                        let e = candidate.remove(i);
                         let j = rng.range(0..len);
-                        candidate.insert(j, e);
-                        Change {
-                            from: i.min(j),
-                            until: i.max(j) + 1,
-                            shift: 0,
-                        }
+                        move_event(&mut candidate, i, j)
                     }
                     1 => {
                         let i = rng.range(0..len + 1);
                         let e = rng.range(0..blocks) as u16 * EVENT_KINDS + rng.below(9) as u16;
-                        candidate.insert(i, e);
-                        Change {
-                            from: i,
-                            until: i + 1,
-                            shift: -1,
-                        }
+                        insert_event(&mut candidate, i, e)
                     }
-                    _ => {
-                        let i = rng.range(0..len);
-                        candidate.remove(i);
-                        Change {
-                            from: i,
-                            until: i,
-                            shift: 1,
-                        }
-                    }
+                    _ => remove_event(&mut candidate, rng.range(0..len)),
                 };
                 let mut fast = Trace::default();
                 let quick = replay(

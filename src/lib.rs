@@ -1,6 +1,7 @@
 //! podium: fast, strong solvers for five programming-contest problems.
 //! The library holds every solver; the `podium` binary is a thin CLI over it.
 
+pub mod bananagrams;
 pub mod bundle;
 pub mod cephalopod;
 pub mod core;

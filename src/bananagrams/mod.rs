@@ -1,0 +1,8 @@
+//! Bananagrams: the dictionary, boards, an independent validator, the hand solver, players and
+//! simultaneous multiplayer games (threaded, or deterministic on a simulated clock).
+
+pub mod board;
+pub mod dict;
+pub mod letters;
+pub mod movegen;
+pub mod validate;

@@ -1,0 +1,260 @@
+//! The independent validator: a grid as text rows (`.` empty) against a hand and a word list.
+//! It shares nothing with the solvers but the word list: own parsing, own flood fill, own runs.
+
+use super::dict::WordList;
+use super::letters::Tiles;
+use std::fmt;
+
+/// The first thing wrong with a grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Invalid {
+    /// A character that is neither a letter nor `.` (1-based row and column).
+    BadCharacter {
+        row: usize,
+        column: usize,
+        found: char,
+    },
+    Empty,
+    /// The grid's letters differ from the hand: the letters missing from the grid, the extra.
+    WrongTiles {
+        missing: String,
+        extra: String,
+    },
+    /// Tiles not 4-connected to the first tile (row-major); one of them.
+    Disconnected {
+        row: usize,
+        column: usize,
+    },
+    /// A maximal run of 2+ letters that is not a word.
+    NotAWord {
+        word: String,
+        row: usize,
+        column: usize,
+        down: bool,
+    },
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Invalid::BadCharacter { row, column, found } => {
+                write!(
+                    f,
+                    "row {row}, column {column}: {found:?} is not a letter or '.'"
+                )
+            }
+            Invalid::Empty => write!(f, "the grid has no tiles"),
+            Invalid::WrongTiles { missing, extra } => write!(
+                f,
+                "the grid's tiles differ from the hand: missing {missing:?}, extra {extra:?}"
+            ),
+            Invalid::Disconnected { row, column } => {
+                write!(
+                    f,
+                    "row {row}, column {column}: tile not connected to the rest"
+                )
+            }
+            Invalid::NotAWord {
+                word,
+                row,
+                column,
+                down,
+            } => write!(
+                f,
+                "row {row}, column {column} {}: {word} is not a word",
+                if *down { "down" } else { "across" }
+            ),
+        }
+    }
+}
+
+/// Checks that `grid` uses exactly `hand`, is one 4-connected group, and that every maximal
+/// horizontal and vertical run of 2+ letters is in `words`. Lower-case letters count as tiles.
+pub fn validate(grid: &str, hand: &Tiles, words: &WordList) -> Result<(), Invalid> {
+    let rows: Vec<Vec<u8>> = grid
+        .lines()
+        .map(|line| line.trim_end_matches('\r').bytes().collect())
+        .collect();
+    let mut cells: Vec<Vec<Option<u8>>> = Vec::with_capacity(rows.len());
+    for (r, row) in rows.iter().enumerate() {
+        let mut out = Vec::with_capacity(row.len());
+        for (c, &b) in row.iter().enumerate() {
+            out.push(match b {
+                b'.' | b' ' => None,
+                b if b.is_ascii_alphabetic() => Some(b.to_ascii_uppercase()),
+                _ => {
+                    return Err(Invalid::BadCharacter {
+                        row: r + 1,
+                        column: c + 1,
+                        found: b as char,
+                    })
+                }
+            });
+        }
+        cells.push(out);
+    }
+    let at = |r: usize, c: usize| cells.get(r).and_then(|row| row.get(c)).copied().flatten();
+    let mut used = Tiles::EMPTY;
+    let mut first = None;
+    let mut count = 0;
+    for (r, row) in cells.iter().enumerate() {
+        for (c, cell) in row.iter().enumerate() {
+            if let Some(b) = cell {
+                used.add(b - b'A');
+                count += 1;
+                first.get_or_insert((r, c));
+            }
+        }
+    }
+    let Some(first) = first else {
+        return Err(Invalid::Empty);
+    };
+    if used != *hand {
+        let difference = |a: &Tiles, b: &Tiles| {
+            (0..26u8)
+                .flat_map(|l| {
+                    let n = a.count(l).saturating_sub(b.count(l));
+                    std::iter::repeat_n((b'A' + l) as char, n as usize)
+                })
+                .collect::<String>()
+        };
+        return Err(Invalid::WrongTiles {
+            missing: difference(hand, &used),
+            extra: difference(&used, hand),
+        });
+    }
+    let mut seen = vec![vec![false; cells.iter().map(Vec::len).max().unwrap_or(0)]; cells.len()];
+    let mut stack = vec![first];
+    seen[first.0][first.1] = true;
+    let mut reached = 0;
+    while let Some((r, c)) = stack.pop() {
+        reached += 1;
+        let around = [
+            (r.wrapping_sub(1), c),
+            (r + 1, c),
+            (r, c.wrapping_sub(1)),
+            (r, c + 1),
+        ];
+        for (nr, nc) in around {
+            if at(nr, nc).is_some() && !seen[nr][nc] {
+                seen[nr][nc] = true;
+                stack.push((nr, nc));
+            }
+        }
+    }
+    if reached != count {
+        for (r, row) in cells.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                if cell.is_some() && !seen[r][c] {
+                    return Err(Invalid::Disconnected {
+                        row: r + 1,
+                        column: c + 1,
+                    });
+                }
+            }
+        }
+    }
+    let height = cells.len();
+    let width = cells.iter().map(Vec::len).max().unwrap_or(0);
+    for down in [false, true] {
+        let (lines, length) = if down {
+            (width, height)
+        } else {
+            (height, width)
+        };
+        for line in 0..lines {
+            let get = |p: usize| if down { at(p, line) } else { at(line, p) };
+            let mut p = 0;
+            while p < length {
+                if get(p).is_none() {
+                    p += 1;
+                    continue;
+                }
+                let start = p;
+                let mut word = Vec::new();
+                while let Some(b) = get(p) {
+                    word.push(b);
+                    p += 1;
+                }
+                if word.len() >= 2 && !words.contains(&word) {
+                    let (row, column) = if down { (start, line) } else { (line, start) };
+                    return Err(Invalid::NotAWord {
+                        word: String::from_utf8(word).expect("ASCII letters"),
+                        row: row + 1,
+                        column: column + 1,
+                        down,
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::dict::Lexicon;
+    use super::*;
+
+    fn check(grid: &str, hand: &str) -> Result<(), Invalid> {
+        validate(grid, &Tiles::parse(hand).unwrap(), &Lexicon::enable().list)
+    }
+
+    #[test]
+    fn valid_grids_pass() {
+        assert_eq!(check("CAT\n", "TAC"), Ok(()));
+        assert_eq!(check(".S.\nCAT\n.T.\n", "CATST"), Ok(()));
+        // Parallel play: AB over DO makes AD and BO.
+        assert_eq!(check("AB\nDO\n", "ABDO"), Ok(()));
+        assert_eq!(check("..q..\n..a..\n..t..\n", "QAT"), Ok(()));
+    }
+
+    #[test]
+    fn invalid_grids_are_named() {
+        assert_eq!(check("", ""), Err(Invalid::Empty));
+        assert_eq!(
+            check("CAT\n", "CATS"),
+            Err(Invalid::WrongTiles {
+                missing: "S".into(),
+                extra: String::new()
+            })
+        );
+        assert_eq!(
+            check("CAT.\n...A\n", "CATA"),
+            Err(Invalid::Disconnected { row: 2, column: 4 })
+        );
+        // A single tile off on its own is disconnected even though it forms no run.
+        assert_eq!(
+            check("CAT\n...\nA..\n", "CATA"),
+            Err(Invalid::Disconnected { row: 3, column: 1 })
+        );
+        assert_eq!(
+            check("CAT\nA..\nX..\n", "CATAX"),
+            Err(Invalid::NotAWord {
+                word: "CAX".into(),
+                row: 1,
+                column: 1,
+                down: true
+            })
+        );
+        // Incidental runs count: AX over XA reads AX, XA across and AX, XA down.
+        assert_eq!(
+            check("AX\nXA\n", "AAXX"),
+            Err(Invalid::NotAWord {
+                word: "XA".into(),
+                row: 2,
+                column: 1,
+                down: false
+            })
+        );
+        assert!(matches!(check("QI\n", "QI"), Err(Invalid::NotAWord { .. })));
+        assert_eq!(
+            check("C#T\n", "CT"),
+            Err(Invalid::BadCharacter {
+                row: 1,
+                column: 2,
+                found: '#'
+            })
+        );
+    }
+}

@@ -6,3 +6,7 @@ pub mod dict;
 pub mod letters;
 pub mod movegen;
 pub mod validate;
+pub mod game;
+pub mod games_bench;
+pub mod players;
+pub mod scorers;

@@ -1,0 +1,223 @@
+//! `podium bananagrams bench --games N --players A,B --seed S [--threaded]`: many seeded games,
+//! win rates per player, invalid wins, rotten bananas, hung games and time per game.
+
+use super::dict::Lexicon;
+use super::game::{play_deterministic, play_threaded, GameSpec, Outcome, Setup, ThreadCpu};
+use super::players::Kind;
+use super::validate::validate;
+use crate::core::cli::CliError;
+use crate::core::rng::Rng;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::time::Instant;
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct GamesArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// 2 to 8 players by name, comma separated: Standard, Dangling, Stranding,
+    /// TwoLetterStranding (tls), Pseudo, Podium. Seats rotate from game to game.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "Podium,TwoLetterStranding"
+    )]
+    pub players: Vec<String>,
+    /// Seed of the first game's shuffle; the others follow from it.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// One thread per player (real concurrency, not repeatable) instead of the simulated clock.
+    #[arg(long)]
+    pub threaded: bool,
+    /// Word list file (one word per line) instead of the embedded ENABLE.
+    #[arg(long)]
+    pub dict: Option<String>,
+    /// No progress bar on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Per-player tallies, by position in `--players`.
+#[derive(Clone, Default)]
+struct Tally {
+    wins: usize,
+    rotten: usize,
+}
+
+pub fn bench(args: &GamesArgs) -> Result<String, CliError> {
+    let kinds = args
+        .players
+        .iter()
+        .map(|name| {
+            Kind::by_name(name.trim()).ok_or_else(|| {
+                CliError::input(format!("bananagrams bench: unknown player {name:?}"))
+            })
+        })
+        .collect::<Result<Vec<Kind>, CliError>>()?;
+    if !(2..=8).contains(&kinds.len()) {
+        return Err(CliError::input(format!(
+            "bananagrams bench: 2 to 8 players, got {}",
+            kinds.len()
+        )));
+    }
+    if args.games == 0 {
+        return Err(CliError::input(
+            "bananagrams bench: --games must be at least 1",
+        ));
+    }
+    let lexicon = match &args.dict {
+        Some(path) => Lexicon::from_list_file(path)?,
+        None => Lexicon::enable(),
+    };
+    let setup = Setup::new(lexicon);
+    let seats = kinds.len();
+    let mut seeds = Rng::new(args.seed);
+    let mut tally = vec![Tally::default(); seats];
+    let (mut no_winner, mut hung, mut invalid_wins) = (0usize, 0usize, 0usize);
+    let (mut peels, mut dumps) = (0u64, 0u64);
+    let mut cpu_ms: Vec<f64> = Vec::with_capacity(args.games);
+    let mut wall_ms: Vec<f64> = Vec::with_capacity(args.games);
+    let mut sim_time: Vec<f64> = Vec::new();
+    let mut cpu = ThreadCpu::start();
+    let mut hung_seeds = Vec::new();
+    for game in 0..args.games {
+        let rotation = game % seats;
+        let order: Vec<usize> = (0..seats).map(|s| (s + rotation) % seats).collect();
+        let spec = GameSpec {
+            seats: order.iter().map(|&p| kinds[p]).collect(),
+            seed: seeds.next_u64(),
+            log: false,
+        };
+        let cpu_before = cpu.ns();
+        let started = Instant::now();
+        let result = if args.threaded {
+            play_threaded(&setup, &spec)
+        } else {
+            play_deterministic(&setup, &spec)
+        };
+        wall_ms.push(started.elapsed().as_secs_f64() * 1e3);
+        let game_cpu = if args.threaded {
+            Some(result.time).filter(|&t| t > 0)
+        } else {
+            cpu_before.zip(cpu.ns()).map(|(a, b)| b - a)
+        };
+        if let Some(ns) = game_cpu {
+            cpu_ms.push(ns as f64 / 1e6);
+        }
+        peels += u64::from(result.peels);
+        dumps += u64::from(result.dumps);
+        for &seat in &result.rotten {
+            tally[order[seat]].rotten += 1;
+        }
+        match &result.outcome {
+            Outcome::Won {
+                player,
+                grid,
+                tiles,
+            } => {
+                if validate(grid, tiles, &setup.lexicon.list).is_err() {
+                    invalid_wins += 1;
+                }
+                tally[order[*player]].wins += 1;
+                if !args.threaded {
+                    sim_time.push(result.time as f64);
+                }
+            }
+            Outcome::NoWinner => no_winner += 1,
+            Outcome::Hung => {
+                hung += 1;
+                hung_seeds.push(spec.seed);
+            }
+        }
+        if !args.quiet {
+            progress(game + 1, args.games);
+        }
+    }
+    if !args.quiet {
+        eprintln!();
+    }
+    let games = args.games as f64;
+    let mut out = String::new();
+    let mode = if args.threaded {
+        "threaded (one thread per player)"
+    } else {
+        "deterministic (simulated clock)"
+    };
+    let _ = writeln!(
+        out,
+        "bananagrams games: {} games, {mode}, seed {}, dictionary {}",
+        args.games, args.seed, setup.lexicon.name
+    );
+    let _ = writeln!(
+        out,
+        "{:<22} {:>7} {:>9} {:>8}",
+        "player", "wins", "win rate", "rotten"
+    );
+    for (p, kind) in kinds.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{:<22} {:>7} {:>8.1}% {:>8}",
+            format!("{}. {}", p + 1, kind.name()),
+            tally[p].wins,
+            100.0 * tally[p].wins as f64 / games,
+            tally[p].rotten
+        );
+    }
+    let rotten: usize = tally.iter().map(|t| t.rotten).sum();
+    let _ = writeln!(
+        out,
+        "no winner {no_winner}, invalid wins {invalid_wins}, rotten bananas {rotten}, hung games {hung}"
+    );
+    let _ = writeln!(
+        out,
+        "per game: {:.1} peels, {:.2} dumps",
+        peels as f64 / games,
+        dumps as f64 / games
+    );
+    let _ = writeln!(
+        out,
+        "{:<24} {:>9} {:>9} {:>9}",
+        "time per game", "mean", "median", "p99"
+    );
+    if cpu_ms.len() == args.games {
+        let _ = writeln!(out, "{}", stat_row("CPU (ms)", &mut cpu_ms));
+    } else {
+        let _ = writeln!(
+            out,
+            "CPU (ms)                 unavailable (perf events not allowed)"
+        );
+    }
+    let _ = writeln!(out, "{}", stat_row("wall (ms)", &mut wall_ms));
+    if !sim_time.is_empty() {
+        let _ = writeln!(out, "{}", stat_row("winner's clock (work)", &mut sim_time));
+    }
+    if !hung_seeds.is_empty() {
+        let _ = writeln!(out, "hung game seeds: {hung_seeds:?}");
+    }
+    Ok(out)
+}
+
+fn stat_row(label: &str, values: &mut [f64]) -> String {
+    values.sort_by(f64::total_cmp);
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
+    format!("{label:<24} {mean:>9.3} {:>9.3} {:>9.3}", at(0.5), at(0.99))
+}
+
+fn progress(done: usize, total: usize) {
+    let step = (total / 100).max(1);
+    if !done.is_multiple_of(step) && done != total {
+        return;
+    }
+    const WIDTH: usize = 40;
+    let filled = done * WIDTH / total;
+    let mut err = std::io::stderr().lock();
+    let _ = write!(
+        err,
+        "\r[{}{}] {done}/{total} games",
+        "#".repeat(filled),
+        ".".repeat(WIDTH - filled)
+    );
+    let _ = err.flush();
+}

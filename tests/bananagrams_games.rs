@@ -1,0 +1,187 @@
+//! Bananagrams games: deterministic games replay exactly, threaded games never end in an
+//! invalid win, every player finishes games against Pseudo, and the games bench runs.
+
+use podium::bananagrams::dict::Lexicon;
+use podium::bananagrams::game::{
+    play_deterministic, play_threaded, starting_hand, Event, GameSpec, Outcome, Setup,
+};
+use podium::bananagrams::games_bench::{bench, GamesArgs};
+use podium::bananagrams::players::Kind;
+use podium::bananagrams::validate::validate;
+
+fn setup() -> Setup {
+    Setup::new(Lexicon::enable())
+}
+
+fn spec(seats: &[Kind], seed: u64) -> GameSpec {
+    GameSpec {
+        seats: seats.to_vec(),
+        seed,
+        log: true,
+    }
+}
+
+fn assert_valid_win(setup: &Setup, outcome: &Outcome) {
+    if let Outcome::Won { grid, tiles, .. } = outcome {
+        assert_eq!(
+            validate(grid, tiles, &setup.lexicon.list),
+            Ok(()),
+            "invalid win:\n{grid}"
+        );
+    }
+}
+
+#[test]
+fn deterministic_games_replay_identically() {
+    let setup = setup();
+    let tables: [&[Kind]; 3] = [
+        &[Kind::Podium, Kind::TwoLetterStranding],
+        &[Kind::Standard, Kind::Dangling, Kind::Stranding],
+        &[
+            Kind::Podium,
+            Kind::TwoLetterStranding,
+            Kind::Standard,
+            Kind::Dangling,
+            Kind::Stranding,
+            Kind::Pseudo,
+            Kind::Podium,
+            Kind::TwoLetterStranding,
+        ],
+    ];
+    for seats in tables {
+        for seed in 0..4 {
+            let first = play_deterministic(&setup, &spec(seats, seed));
+            let again = play_deterministic(&setup, &spec(seats, seed));
+            assert_eq!(first.outcome, again.outcome, "seed {seed} {seats:?}");
+            assert_eq!(first.log, again.log, "seed {seed} {seats:?}");
+            assert!(first.log.len() > seats.len());
+            assert_ne!(first.outcome, Outcome::Hung, "seed {seed} {seats:?}");
+            assert_valid_win(&setup, &first.outcome);
+        }
+    }
+}
+
+#[test]
+fn games_deal_the_official_hands_and_differ_by_seed() {
+    let setup = setup();
+    for (players, hand) in [(2, 21), (4, 21), (5, 15), (6, 15), (7, 11), (8, 11)] {
+        assert_eq!(starting_hand(players), hand);
+        let seats = vec![Kind::TwoLetterStranding; players];
+        let result = play_deterministic(&setup, &spec(&seats, 9));
+        let dealt: Vec<usize> = result
+            .log
+            .iter()
+            .filter_map(|e| match &e.event {
+                Event::Dealt(tiles) => Some(tiles.len()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(dealt, vec![hand; players]);
+    }
+    let seats = [Kind::Podium, Kind::TwoLetterStranding];
+    let a = play_deterministic(&setup, &spec(&seats, 1));
+    let b = play_deterministic(&setup, &spec(&seats, 2));
+    assert_ne!(a.log, b.log);
+}
+
+#[test]
+fn threaded_games_never_end_in_an_invalid_win() {
+    let setup = setup();
+    let tables: [&[Kind]; 3] = [
+        &[Kind::Podium, Kind::TwoLetterStranding],
+        &[
+            Kind::Standard,
+            Kind::Stranding,
+            Kind::Dangling,
+            Kind::Pseudo,
+        ],
+        &[Kind::TwoLetterStranding; 8],
+    ];
+    for seats in tables {
+        for seed in 0..6 {
+            let result = play_threaded(&setup, &spec(seats, seed));
+            assert_ne!(result.outcome, Outcome::Hung, "seed {seed} {seats:?}");
+            assert_valid_win(&setup, &result.outcome);
+            assert!(
+                result.winner().is_some(),
+                "seed {seed} {seats:?}: {:?}",
+                result.outcome
+            );
+        }
+    }
+}
+
+#[test]
+fn every_player_finishes_games_against_pseudo() {
+    let setup = setup();
+    for kind in Kind::ALL.into_iter().filter(|&k| k != Kind::Pseudo) {
+        for seed in 0..8 {
+            let seats = [kind, Kind::Pseudo];
+            let result = play_deterministic(&setup, &spec(&seats, seed));
+            assert_eq!(
+                result.winner(),
+                Some(0),
+                "{} seed {seed}: {:?} {:?}",
+                kind.name(),
+                result.outcome,
+                result.final_grids.first()
+            );
+            assert_valid_win(&setup, &result.outcome);
+            let threaded = play_threaded(&setup, &spec(&seats, seed));
+            assert_eq!(
+                threaded.winner(),
+                Some(0),
+                "{} threaded seed {seed}",
+                kind.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn bench_reports_no_invalid_wins_and_no_hung_games() {
+    for threaded in [false, true] {
+        let args = GamesArgs {
+            games: 6,
+            players: vec!["Podium".into(), "tls".into()],
+            seed: 5,
+            threaded,
+            dict: None,
+            quiet: true,
+        };
+        let table = bench(&args).unwrap();
+        assert!(table.contains("invalid wins 0"), "{table}");
+        assert!(table.contains("hung games 0"), "{table}");
+        assert!(table.contains("2. TwoLetterStranding"), "{table}");
+    }
+    let bad = GamesArgs {
+        games: 1,
+        players: vec!["Podium".into(), "Nobody".into()],
+        seed: 1,
+        threaded: false,
+        dict: None,
+        quiet: true,
+    };
+    assert_eq!(bench(&bad).unwrap_err().code, 2);
+}
+
+/// The games bench from the environment until the CLI is wired:
+/// `BG_GAMES=N BG_PLAYERS=A,B BG_SEED=S BG_THREADED=1 cargo test --release --test
+/// bananagrams_games bench_from_env -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench_from_env() {
+    let var = |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.into());
+    let args = GamesArgs {
+        games: var("BG_GAMES", "1000").parse().unwrap(),
+        players: var("BG_PLAYERS", "Podium,TwoLetterStranding")
+            .split(',')
+            .map(String::from)
+            .collect(),
+        seed: var("BG_SEED", "1").parse().unwrap(),
+        threaded: std::env::var("BG_THREADED").is_ok(),
+        dict: None,
+        quiet: false,
+    };
+    println!("{}", bench(&args).unwrap());
+}

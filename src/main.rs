@@ -35,6 +35,11 @@ enum Command {
         #[arg(long)]
         prefault: bool,
     },
+    /// Bananagrams: solve hands, query anagrams, check grids, play and benchmark games.
+    Bananagrams {
+        #[command(subcommand)]
+        command: podium::bananagrams::cli::BananagramsCommand,
+    },
     /// ICFP 2015 (hex Tetris with phrases of power): score and replay command strings.
     Icfp2015 {
         #[command(subcommand)]
@@ -174,6 +179,9 @@ fn main() -> ExitCode {
             podium::tetromino::cli::run(command).map_err(Failure::from)
         }
         Command::Slider { command } => podium::slider::cli::run(command).map_err(Failure::from),
+        Command::Bananagrams { command } => {
+            podium::bananagrams::cli::run(command).map_err(Failure::from)
+        }
         Command::Icfp2015 { command } => podium::icfp2015::cli::run(command).map_err(Failure::from),
         Command::Bundle { problem, out } => podium::bundle::write(&problem, out.as_deref())
             .map(|_| ())

@@ -2,7 +2,10 @@
 //! simultaneous multiplayer games (threaded, or deterministic on a simulated clock).
 
 pub mod board;
+pub mod cli;
 pub mod dict;
 pub mod letters;
 pub mod movegen;
+pub mod solver;
+pub mod svg;
 pub mod validate;

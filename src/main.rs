@@ -109,6 +109,7 @@ enum BenchProblem {
     Icfp2015,
     Tetromino,
     Slider,
+    Bananagrams,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -379,6 +380,15 @@ fn run_benches(
             seeds: Vec::new(),
         };
         podium::slider::cli::run(bench).map_err(Failure::from)?;
+    }
+    if wanted(BenchProblem::Bananagrams) {
+        println!();
+        let lexicon = podium::bananagrams::dict::Lexicon::enable();
+        println!("bananagrams: random hands through the hand solver");
+        print!(
+            "{}",
+            podium::bananagrams::cli::hands(&lexicon, 1000, 21, 1, 1.0, false)
+        );
     }
     result
 }

@@ -324,7 +324,7 @@ pub fn hands(
     let mean = times.iter().sum::<Duration>() / count.max(1) as u32;
     let share = |n: usize| 100.0 * n as f64 / count.max(1) as f64;
     format!(
-        "{count} hands of {tiles} tiles (seed {seed}, {} , budget {budget} s)\n\
+        "{count} hands of {tiles} tiles (seed {seed}, {}, budget {budget} s)\n\
          solved {solved} ({:.1}%), proven impossible {impossible} ({:.1}%), gave up {gave_up} ({:.1}%)\n\
          decided within 100 ms: {:.1}%, within 1 s: {:.1}%\n\
          time per hand: median {:.3} ms, mean {:.3} ms, p99 {:.3} ms, max {:.3} ms\n",

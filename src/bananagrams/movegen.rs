@@ -222,7 +222,8 @@ impl Generator<'_> {
             return 0;
         };
         let mut allowed = 0;
-        let mut letters = self.dawg.letters(node);
+        // Only letters the hand has can ever be placed here.
+        let mut letters = self.dawg.letters(node) & self.hand_mask;
         while letters != 0 {
             let letter = letters.trailing_zeros() as u8;
             letters &= letters - 1;

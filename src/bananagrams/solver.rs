@@ -391,20 +391,32 @@ impl<'a> Search<'a> {
             &mut list,
         );
         self.stats.moves += list.len() as u64;
-        let mut order: Vec<(i32, u32)> = list
+        // Best first, ties in generation order: one u64 key per move, smallest first.
+        let hand_vowels = self
+            .hand
+            .letters()
+            .filter(|&c| VOWELS >> c & 1 != 0)
+            .count() as i32;
+        let mut order: Vec<u64> = list
             .moves
             .iter()
             .enumerate()
-            .map(|(i, m)| (self.value(&list, m), i as u32))
+            .map(|(i, m)| {
+                let value = self.value(list.word(m), m.new, hand_vowels);
+                // Order-preserving map of i32 to u32, inverted so the best sorts first.
+                let rank = !((value as u32) ^ 0x8000_0000);
+                (rank as u64) << 32 | i as u64
+            })
             .collect();
-        order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let mut found = false;
         if order.len() > self.width {
             self.narrowed = true;
+            order.select_nth_unstable(self.width);
             order.truncate(self.width);
         }
-        for &(_, index) in &order {
-            let m = list.moves[index as usize];
+        order.sort_unstable();
+        for &key in &order {
+            let m = list.moves[key as u32 as usize];
             let placement: Placement = list.placement(&m);
             let filled = self
                 .board
@@ -434,19 +446,21 @@ impl<'a> Search<'a> {
 
     /// Move order: hard letters placed now are worth most; a leftover hand far from 40% vowels
     /// costs.
-    fn value(&self, list: &MoveList, m: &super::movegen::Move) -> i32 {
-        let used = list.used(m);
-        let gain: i32 = used
-            .letters()
-            .map(|c| HARDNESS[c as usize] * HARDNESS[c as usize] * 2 + 8)
-            .sum();
-        let rest = self.hand.minus(&used).expect("moves use hand letters");
-        let n = rest.len() as i32;
+    fn value(&self, word: &[u8], new: u64, hand_vowels: i32) -> i32 {
+        let (mut gain, mut used, mut vowels_used) = (0, 0, 0);
+        let mut bits = new;
+        while bits != 0 {
+            let c = word[bits.trailing_zeros() as usize] as usize;
+            bits &= bits - 1;
+            gain += HARDNESS[c] * HARDNESS[c] * 2 + 8;
+            used += 1;
+            vowels_used += (VOWELS >> c & 1) as i32;
+        }
+        let n = self.hand.len() as i32 - used;
         if n == 0 {
             return i32::MAX;
         }
-        let vowels: i32 = rest.letters().filter(|&c| VOWELS >> c & 1 != 0).count() as i32;
-        let imbalance = (vowels * 10 - n * 4).abs();
+        let imbalance = ((hand_vowels - vowels_used) * 10 - n * 4).abs();
         gain - imbalance
     }
 }

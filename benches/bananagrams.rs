@@ -6,7 +6,7 @@ use podium::bananagrams::board::Board;
 use podium::bananagrams::dict::Lexicon;
 use podium::bananagrams::letters::Tiles;
 use podium::bananagrams::movegen::{generate, MoveList, Options};
-use podium::bananagrams::solver::{solve, Budget, Verdict};
+use podium::bananagrams::solver::{extend, solve, Budget, Verdict};
 use podium::core::rng::Rng;
 use std::time::Instant;
 
@@ -66,8 +66,44 @@ fn bench(c: &mut Criterion) {
                 .count()
         })
     });
+    // A 2-player game's peels as podium's player sees them: 21 tiles solved, then 40 tiles
+    // added one at a time.
+    let mut rng = Rng::new(3);
+    let mut bunch: Vec<u8> = Tiles::full_bunch().letters().collect();
+    rng.shuffle(&mut bunch);
+    let start = bunch[..21].iter().fold(Tiles::EMPTY, |mut t, &l| {
+        t.add(l);
+        t
+    });
+    let Verdict::Solved(first) = solve(&lexicon.dawg, &start, Budget::nodes(20_000)) else {
+        panic!("the opening hand is solvable");
+    };
+    let peels: Vec<u8> = bunch[21..61].to_vec();
     let mut group = c.benchmark_group("slow");
     group.sample_size(10);
+    let mut board = (*first).clone();
+    for &tile in &peels {
+        let mut new = Tiles::EMPTY;
+        new.add(tile);
+        board = extend(&lexicon.dawg, &board, &new, Budget::nodes(2_000))
+            .expect("every peel fits the grid");
+    }
+    assert_eq!(board.tile_count(), 61);
+    group.bench_function("extend a grid by 40 peels", |b| {
+        b.iter(|| {
+            let mut board = (*first).clone();
+            let mut stuck = 0;
+            for &tile in &peels {
+                let mut new = Tiles::EMPTY;
+                new.add(tile);
+                match extend(&lexicon.dawg, &board, &new, Budget::nodes(2_000)) {
+                    Some(grown) => board = grown,
+                    None => stuck += 1,
+                }
+            }
+            stuck
+        })
+    });
     group.bench_function("solve all 144 tiles", |b| {
         b.iter(|| solve(&lexicon.dawg, &Tiles::full_bunch(), Budget::nodes(5_000)))
     });

@@ -93,6 +93,14 @@ enum Command {
 
 #[derive(Subcommand)]
 enum VerifyCommand {
+    /// Check a Bananagrams grid (text rows, `.` empty) against a hand with the validator.
+    Bananagrams {
+        /// The grid file.
+        grid: PathBuf,
+        letters: String,
+        #[command(flatten)]
+        dict: podium::bananagrams::cli::DictArg,
+    },
     /// Recompute a cephalopod answer by brute force over boards and compare.
     Cephalopod {
         /// Input file; stdin when absent.
@@ -190,6 +198,19 @@ fn main() -> ExitCode {
         Command::Verify {
             problem: VerifyCommand::Cephalopod { file, answer },
         } => verify_cephalopod(file, answer),
+        Command::Verify {
+            problem:
+                VerifyCommand::Bananagrams {
+                    grid,
+                    letters,
+                    dict,
+                },
+        } => podium::bananagrams::cli::run(podium::bananagrams::cli::BananagramsCommand::Check {
+            grid,
+            letters,
+            dict,
+        })
+        .map_err(Failure::from),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

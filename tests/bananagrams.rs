@@ -37,6 +37,8 @@ fn solve_prints_a_valid_grid_and_exits_0() {
     std::fs::write(&file, &grid).unwrap();
     let out = podium(&["bananagrams", "check", file.to_str().unwrap(), letters]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = podium(&["verify", "bananagrams", file.to_str().unwrap(), letters]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let out = podium(&["bananagrams", "check", file.to_str().unwrap(), "BANANA"]);
     assert_eq!(out.status.code(), Some(3));
     assert!(

@@ -35,6 +35,11 @@ enum Command {
         #[arg(long)]
         prefault: bool,
     },
+    /// Bananagrams: solve hands, query anagrams, check grids, play and benchmark games.
+    Bananagrams {
+        #[command(subcommand)]
+        command: podium::bananagrams::cli::BananagramsCommand,
+    },
     /// ICFP 2015 (hex Tetris with phrases of power): score and replay command strings.
     Icfp2015 {
         #[command(subcommand)]
@@ -88,6 +93,14 @@ enum Command {
 
 #[derive(Subcommand)]
 enum VerifyCommand {
+    /// Check a Bananagrams grid (text rows, `.` empty) against a hand with the validator.
+    Bananagrams {
+        /// The grid file.
+        grid: PathBuf,
+        letters: String,
+        #[command(flatten)]
+        dict: podium::bananagrams::cli::DictArg,
+    },
     /// Recompute a cephalopod answer by brute force over boards and compare.
     Cephalopod {
         /// Input file; stdin when absent.
@@ -104,6 +117,7 @@ enum BenchProblem {
     Icfp2015,
     Tetromino,
     Slider,
+    Bananagrams,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -174,6 +188,9 @@ fn main() -> ExitCode {
             podium::tetromino::cli::run(command).map_err(Failure::from)
         }
         Command::Slider { command } => podium::slider::cli::run(command).map_err(Failure::from),
+        Command::Bananagrams { command } => {
+            podium::bananagrams::cli::run(command).map_err(Failure::from)
+        }
         Command::Icfp2015 { command } => podium::icfp2015::cli::run(command).map_err(Failure::from),
         Command::Bundle { problem, out } => podium::bundle::write(&problem, out.as_deref())
             .map(|_| ())
@@ -181,6 +198,19 @@ fn main() -> ExitCode {
         Command::Verify {
             problem: VerifyCommand::Cephalopod { file, answer },
         } => verify_cephalopod(file, answer),
+        Command::Verify {
+            problem:
+                VerifyCommand::Bananagrams {
+                    grid,
+                    letters,
+                    dict,
+                },
+        } => podium::bananagrams::cli::run(podium::bananagrams::cli::BananagramsCommand::Check {
+            grid,
+            letters,
+            dict,
+        })
+        .map_err(Failure::from),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -371,6 +401,15 @@ fn run_benches(
             seeds: Vec::new(),
         };
         podium::slider::cli::run(bench).map_err(Failure::from)?;
+    }
+    if wanted(BenchProblem::Bananagrams) {
+        println!();
+        let lexicon = podium::bananagrams::dict::Lexicon::enable();
+        println!("bananagrams: random hands through the hand solver");
+        print!(
+            "{}",
+            podium::bananagrams::cli::hands(&lexicon, 1000, 21, 1, 1.0, false)
+        );
     }
     result
 }

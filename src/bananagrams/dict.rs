@@ -247,8 +247,10 @@ impl Dawg {
         }
     }
 
+    /// The child by a letter known to be in `letters(node)` (one popcount, no presence test).
     #[inline]
-    fn edges_child(&self, node: Node, letter: u8) -> Node {
+    pub fn edges_child(&self, node: Node, letter: u8) -> Node {
+        debug_assert!(self.letters(node) >> letter & 1 != 0);
         let [letters, first] = self.states[node as usize];
         let rank = (letters & ((1u32 << letter) - 1)).count_ones();
         self.edges[(first + rank) as usize]

@@ -2,9 +2,12 @@
 //! simultaneous multiplayer games (threaded, or deterministic on a simulated clock).
 
 pub mod board;
+pub mod cli;
 pub mod dict;
 pub mod letters;
 pub mod movegen;
+pub mod solver;
+pub mod svg;
 pub mod validate;
 pub mod game;
 pub mod games_bench;

@@ -1,0 +1,342 @@
+//! `podium bananagrams solve|hands|anagrams|check|dict`: the clap types and their runner.
+//! Exit codes: 0 solved (or valid), 2 bad input, 3 proven impossible (or invalid), 4 gave up.
+
+use super::dict::{Lexicon, Place};
+use super::letters::Tiles;
+use super::solver::{solve_until, Budget, Verdict};
+use super::svg;
+use super::validate::validate;
+use crate::core::rng::Rng;
+use crate::core::timer::Deadline;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+pub use crate::core::cli::CliError;
+
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum BananagramsCommand {
+    /// Build a valid grid from all of LETTERS, prove that none exists, or give up at the budget.
+    Solve {
+        letters: String,
+        /// Seconds before giving up.
+        #[arg(long, default_value_t = 10.0)]
+        budget: f64,
+        /// Search nodes before giving up (deterministic, unlike --budget).
+        #[arg(long, default_value_t = u64::MAX)]
+        nodes: u64,
+        #[command(flatten)]
+        dict: DictArg,
+        /// Also draw the grid as an SVG.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        /// Print search statistics on stderr.
+        #[arg(long)]
+        verbose: bool,
+    },
+    /// Random hands (drawn from the 144-tile bunch) through the solver: how many are solved,
+    /// proven impossible or given up, and the time per hand.
+    Hands {
+        #[arg(long, default_value_t = 1000)]
+        count: usize,
+        #[arg(long, default_value_t = 21)]
+        tiles: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Seconds per hand before giving up.
+        #[arg(long, default_value_t = 1.0)]
+        budget: f64,
+        #[command(flatten)]
+        dict: DictArg,
+        /// Print every hand and its outcome.
+        #[arg(long)]
+        verbose: bool,
+    },
+    /// Every word buildable from LETTERS, optionally through one board letter.
+    Anagrams {
+        letters: String,
+        /// A board letter the word must use.
+        #[arg(long, value_name = "LETTER")]
+        through: Option<char>,
+        /// Where the board letter must be.
+        #[arg(long, value_enum, default_value_t = PlaceArg::Anywhere, requires = "through")]
+        at: PlaceArg,
+        #[command(flatten)]
+        dict: DictArg,
+    },
+    /// Check a grid (text rows, `.` empty) against a hand: exit 0 if valid, 3 naming the fault.
+    Check {
+        /// The grid file.
+        grid: PathBuf,
+        letters: String,
+        #[command(flatten)]
+        dict: DictArg,
+    },
+    /// The dictionary's size and structure.
+    Dict {
+        #[command(flatten)]
+        dict: DictArg,
+    },
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct DictArg {
+    /// A word list (one word per line) instead of the built-in ENABLE.
+    #[arg(long = "dict", value_name = "FILE")]
+    pub path: Option<PathBuf>,
+}
+
+impl DictArg {
+    pub fn load(&self) -> Result<Lexicon, CliError> {
+        match &self.path {
+            None => Ok(Lexicon::enable()),
+            Some(path) => Lexicon::from_list_file(&path.to_string_lossy()),
+        }
+    }
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy)]
+pub enum PlaceArg {
+    First,
+    Last,
+    Anywhere,
+}
+
+fn parse_hand(text: &str) -> Result<Tiles, CliError> {
+    let hand = Tiles::parse(text).map_err(|e| {
+        CliError::input(format!(
+            "bananagrams letters: character {} is {:?}; only letters A-Z are allowed",
+            e.position + 1,
+            e.found
+        ))
+    })?;
+    if hand.is_empty() {
+        return Err(CliError::input("bananagrams letters: no letters given"));
+    }
+    Ok(hand)
+}
+
+pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
+    match command {
+        BananagramsCommand::Solve {
+            letters,
+            budget,
+            nodes,
+            dict,
+            svg: svg_path,
+            verbose,
+        } => {
+            let hand = parse_hand(&letters)?;
+            let lexicon = dict.load()?;
+            let started = Instant::now();
+            let deadline = Deadline::from_secs_f64(budget.max(0.0));
+            let (verdict, stats) =
+                solve_until(&lexicon.dawg, &hand, Budget::nodes(nodes), Some(&deadline));
+            if verbose {
+                eprintln!(
+                    "{} tiles, {} nodes, {} moves generated, {:.3} ms",
+                    hand.len(),
+                    stats.nodes,
+                    stats.moves,
+                    started.elapsed().as_secs_f64() * 1e3
+                );
+            }
+            match verdict {
+                Verdict::Solved(board) => {
+                    let grid = board.render();
+                    validate(&grid, &hand, &lexicon.list).map_err(|e| {
+                        CliError::new(1, format!("bananagrams: internal error, invalid grid: {e}"))
+                    })?;
+                    print!("{grid}");
+                    if let Some(path) = svg_path {
+                        std::fs::write(&path, svg::render(&grid)).map_err(|e| {
+                            CliError::output(format!("cannot write {}: {e}", path.display()))
+                        })?;
+                    }
+                    Ok(())
+                }
+                Verdict::Impossible(proof) => {
+                    println!("impossible: {proof}");
+                    Err(CliError::new(
+                        3,
+                        format!("bananagrams: {hand} is impossible"),
+                    ))
+                }
+                Verdict::GaveUp => {
+                    println!("gave up");
+                    Err(CliError::new(
+                        4,
+                        format!("bananagrams: gave up on {hand} after {} nodes", stats.nodes),
+                    ))
+                }
+            }
+        }
+        BananagramsCommand::Hands {
+            count,
+            tiles,
+            seed,
+            budget,
+            dict,
+            verbose,
+        } => {
+            if !(2..=144).contains(&tiles) {
+                return Err(CliError::input(format!(
+                    "bananagrams hands: --tiles {tiles} is outside 2..144"
+                )));
+            }
+            let lexicon = dict.load()?;
+            print!("{}", hands(&lexicon, count, tiles, seed, budget, verbose));
+            Ok(())
+        }
+        BananagramsCommand::Anagrams {
+            letters,
+            through,
+            at,
+            dict,
+        } => {
+            let hand = parse_hand(&letters)?;
+            let lexicon = dict.load()?;
+            let through = match through {
+                None => None,
+                Some(c) if c.is_ascii_alphabetic() => {
+                    let place = match at {
+                        PlaceArg::First => Place::First,
+                        PlaceArg::Last => Place::Last,
+                        PlaceArg::Anywhere => Place::Anywhere,
+                    };
+                    Some((c.to_ascii_uppercase() as u8 - b'A', place))
+                }
+                Some(c) => {
+                    return Err(CliError::input(format!(
+                        "bananagrams --through: {c:?} is not a letter"
+                    )))
+                }
+            };
+            let mut words = lexicon.dawg.anagrams(&hand, through);
+            words.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+            words.dedup();
+            for word in words {
+                println!("{}", String::from_utf8_lossy(&word));
+            }
+            Ok(())
+        }
+        BananagramsCommand::Check {
+            grid,
+            letters,
+            dict,
+        } => {
+            let hand = parse_hand(&letters)?;
+            let lexicon = dict.load()?;
+            let text = std::fs::read_to_string(&grid)
+                .map_err(|e| CliError::input(format!("cannot read {}: {e}", grid.display())))?;
+            match validate(&text, &hand, &lexicon.list) {
+                Ok(()) => {
+                    println!("valid");
+                    Ok(())
+                }
+                Err(fault) => Err(CliError::new(
+                    3,
+                    format!("bananagrams: invalid grid: {fault}"),
+                )),
+            }
+        }
+        BananagramsCommand::Dict { dict } => {
+            let lexicon = dict.load()?;
+            let dawg = &lexicon.dawg;
+            println!(
+                "{}: {} words (longest {}); DAWG {} states, {} edges, {} KiB",
+                lexicon.name,
+                dawg.word_count(),
+                dawg.longest(),
+                dawg.state_count(),
+                dawg.edge_count(),
+                (dawg.state_count() * 8 + dawg.edge_count() * 4) / 1024
+            );
+            Ok(())
+        }
+    }
+}
+
+/// The `hands` report: outcome counts, the share decided within 100 ms and 1 s, and time per
+/// hand (median, mean, p99), over `count` seeded random hands.
+pub fn hands(
+    lexicon: &Lexicon,
+    count: usize,
+    tiles: usize,
+    seed: u64,
+    budget: f64,
+    verbose: bool,
+) -> String {
+    let mut rng = Rng::new(seed);
+    let bunch: Vec<u8> = Tiles::full_bunch().letters().collect();
+    let (mut solved, mut impossible, mut gave_up) = (0, 0, 0);
+    let mut times = Vec::with_capacity(count);
+    let mut decided_within = [0usize; 2];
+    for _ in 0..count {
+        let mut shuffled = bunch.clone();
+        rng.shuffle(&mut shuffled);
+        let hand = shuffled[..tiles].iter().fold(Tiles::EMPTY, |mut t, &l| {
+            t.add(l);
+            t
+        });
+        let started = Instant::now();
+        let deadline = Deadline::from_secs_f64(budget);
+        let (verdict, stats) = solve_until(
+            &lexicon.dawg,
+            &hand,
+            Budget::nodes(u64::MAX),
+            Some(&deadline),
+        );
+        let elapsed = started.elapsed();
+        let outcome = match &verdict {
+            Verdict::Solved(board) => {
+                assert!(
+                    validate(&board.render(), &hand, &lexicon.list).is_ok(),
+                    "the solver built an invalid grid for {hand}"
+                );
+                solved += 1;
+                "solved"
+            }
+            Verdict::Impossible(_) => {
+                impossible += 1;
+                "impossible"
+            }
+            Verdict::GaveUp => {
+                gave_up += 1;
+                "gave up"
+            }
+        };
+        if !matches!(verdict, Verdict::GaveUp) {
+            decided_within[0] += (elapsed <= Duration::from_millis(100)) as usize;
+            decided_within[1] += (elapsed <= Duration::from_secs(1)) as usize;
+        }
+        if verbose {
+            println!(
+                "{hand} {outcome} {:.3} ms {} nodes",
+                elapsed.as_secs_f64() * 1e3,
+                stats.nodes
+            );
+        }
+        times.push(elapsed);
+    }
+    times.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    let mean = times.iter().sum::<Duration>() / count.max(1) as u32;
+    let share = |n: usize| 100.0 * n as f64 / count.max(1) as f64;
+    format!(
+        "{count} hands of {tiles} tiles (seed {seed}, {}, budget {budget} s)\n\
+         solved {solved} ({:.1}%), proven impossible {impossible} ({:.1}%), gave up {gave_up} ({:.1}%)\n\
+         decided within 100 ms: {:.1}%, within 1 s: {:.1}%\n\
+         time per hand: median {:.3} ms, mean {:.3} ms, p99 {:.3} ms, max {:.3} ms\n",
+        lexicon.name,
+        share(solved),
+        share(impossible),
+        share(gave_up),
+        share(decided_within[0]),
+        share(decided_within[1]),
+        ms(at(0.5)),
+        ms(mean),
+        ms(at(0.99)),
+        ms(at(1.0)),
+    )
+}

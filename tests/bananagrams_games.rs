@@ -185,3 +185,83 @@ fn bench_from_env() {
     };
     println!("{}", bench(&args).unwrap());
 }
+
+/// CPU ns per simulated work unit for the solver and for the move generator (calibration of
+/// the simulated clock): `cargo test --release --test bananagrams_games calibrate -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore]
+fn calibrate_work_units() {
+    use podium::bananagrams::game::ThreadCpu;
+    use podium::bananagrams::letters::Tiles;
+    use podium::bananagrams::movegen::{generate, MoveList, Options};
+    use podium::bananagrams::solver::{extend, solve_with_stats, Budget, Verdict};
+    use podium::core::rng::Rng;
+    let lexicon = Lexicon::enable();
+    let mut rng = Rng::new(3);
+    let mut cpu = ThreadCpu::start();
+    let draw = |rng: &mut Rng, n: usize| {
+        let mut bunch: Vec<u8> = Tiles::full_bunch().letters().collect();
+        rng.shuffle(&mut bunch);
+        let mut t = Tiles::EMPTY;
+        for &c in &bunch[..n] {
+            t.add(c);
+        }
+        t
+    };
+    let (mut solve_ns, mut solve_moves, mut solve_nodes) = (0u64, 0u64, 0u64);
+    let (mut gen_ns, mut gen_units) = (0u64, 0u64);
+    let mut by_size = [(0u64, 0u64, 0u64, 0u64); 4];
+    let (mut ext_ns, mut ext_calls) = (0u64, 0u64);
+    let mut moves = MoveList::default();
+    for _ in 0..200 {
+        let hand = draw(&mut rng, 21);
+        let before = cpu.ns().unwrap();
+        let (verdict, stats) = solve_with_stats(&lexicon.dawg, &hand, Budget::nodes(2_000));
+        solve_ns += cpu.ns().unwrap() - before;
+        solve_moves += stats.moves;
+        solve_nodes += stats.nodes;
+        let Verdict::Solved(board) = verdict else {
+            continue;
+        };
+        for (i, size) in [1, 2, 5, 10].into_iter().enumerate() {
+            let small = draw(&mut rng, size);
+            let before = cpu.ns().unwrap();
+            moves.clear();
+            generate(
+                &lexicon.dawg,
+                &board,
+                &small,
+                Options::default(),
+                &mut moves,
+            );
+            let ns = cpu.ns().unwrap() - before;
+            gen_ns += ns;
+            gen_units += (board.tile_count() + moves.len()) as u64 + 16;
+            by_size[i].0 += ns;
+            by_size[i].1 += board.tile_count() as u64;
+            by_size[i].2 += moves.len() as u64;
+            by_size[i].3 += 1;
+        }
+        let new = draw(&mut rng, 3);
+        let before = cpu.ns().unwrap();
+        let _ = extend(&lexicon.dawg, &board, &new, Budget::nodes(1_000));
+        ext_ns += cpu.ns().unwrap() - before;
+        ext_calls += 1;
+    }
+    println!(
+        "solve: {} ns per move, {} ns per node; movegen: {} ns per unit; extend(1000 nodes): {} us per call",
+        solve_ns / solve_moves.max(1),
+        solve_ns / solve_nodes.max(1),
+        gen_ns / gen_units.max(1),
+        ext_ns / ext_calls.max(1) / 1000
+    );
+    for (size, (ns, tiles, moves, calls)) in [1, 2, 5, 10].iter().zip(by_size) {
+        println!(
+            "movegen, {size} letters: {} ns per call, {} tiles, {} moves",
+            ns / calls.max(1),
+            tiles / calls.max(1),
+            moves / calls.max(1)
+        );
+    }
+}

@@ -157,11 +157,12 @@ impl Player for Pseudo {
 
 /// Restructuring steps without new tiles before a player waits instead.
 const MAX_STUCK: u32 = 48;
-/// Search nodes for Podium's hand solver calls. Against TwoLetterStranding, 200 games: the
-/// opening solve of the 21 tiles is what wins (95.5% with it, 47.5% without); extend at 1,000
-/// nodes won 98% at 3.6 ms median per game, at 4,000 nodes 95.5% at 4.4 ms.
+/// Search nodes for Podium's hand solver calls. Against TwoLetterStranding on the simulated
+/// clock, 200 games each: solving the opening hand is what wins (44.5% without it, 73% with
+/// it); extend at 300 nodes won 78% (3.0 ms median per game), at 1,000 nodes 73% (3.3 ms); an
+/// opening budget of 500 nodes instead of 2,000 won 71.5%.
 const SOLVE_NODES: u64 = 2_000;
-const EXTEND_NODES: u64 = 1_000;
+const EXTEND_NODES: u64 = 300;
 /// Largest grid rebuilt from nothing early on the stuck ladder; larger ones only from rung
 /// `LATE_REBUILD` on. Rebuilds were the p99 of game time (up to 0.5 s with the whole hand given
 /// to the move generator; much less since it sees `MOVEGEN_HAND` letters at a time).
@@ -227,7 +228,7 @@ impl Strategist {
             Options { min_new },
             &mut self.moves,
         );
-        self.work += (self.board.tile_count() + self.moves.len()) as u64 + 16;
+        self.work += 16 + self.moves.len() as u64 * 5 / 4 + self.board.tile_count() as u64 / 8;
     }
 
     /// At most `MOVEGEN_HAND` letters of the hand: with `hard` the two hardest letters, then
@@ -352,7 +353,7 @@ impl Strategist {
     /// The best junk spot for any hand letter: the hardest letter to place first, then the spot
     /// with most room around it. Costs one pass over the grid's tiles.
     fn junk_spot(&mut self) -> Option<JunkSpot> {
-        self.work += self.board.tile_count() as u64 / 2 + 4;
+        self.work += self.board.tile_count() as u64 / 8 + 1;
         let hand_mask = self.hand.mask();
         let stats = &*self.stats;
         let occupied = |r: isize, c: isize| {

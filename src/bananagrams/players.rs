@@ -472,6 +472,19 @@ impl Strategist {
             return Action::Wait;
         }
         let step = self.stuck % 8;
+        if self.kind == Kind::Standard {
+            // No lifting: dump the hardest letter while the bunch has tiles, else start over.
+            if let Some(letter) = self
+                .stats
+                .worst_letter(&self.hand)
+                .filter(|_| context.bunch > 0)
+            {
+                self.hand.take(letter);
+                return Action::Dump(letter);
+            }
+            self.rebuild();
+            return Action::Played;
+        }
         if step == 4 && context.bunch > 0 {
             if let Some(letter) = self.stats.worst_letter(&self.hand) {
                 self.hand.take(letter);

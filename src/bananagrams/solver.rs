@@ -711,6 +711,19 @@ mod tests {
             proven >= 40 && solved >= 20,
             "{proven} proven, {solved} solved"
         );
+        // Doubled rare letters exercise the pair proof.
+        let mut paired = 0;
+        for text in [
+            "QQAT", "QQATA", "JJOAE", "ZZOA", "XXAE", "QQAIT", "VVEA", "KKAY",
+        ] {
+            let hand = Tiles::parse(text).unwrap();
+            if let Some(proof) = prove_impossible(&lexicon.dawg, &hand) {
+                let shapes = polyominoes(hand.len());
+                assert!(!brute_force_solvable(&hand, &shapes), "{hand}: {proof}");
+                paired += 1;
+            }
+        }
+        assert!(paired >= 3, "only {paired} doubled-letter hands proven");
     }
 
     #[test]

@@ -200,7 +200,8 @@ pub fn prove_impossible(dawg: &Dawg, hand: &Tiles) -> Option<String> {
     if covered & needed == needed {
         return [VOWELS, VOWELS | 1 << (b'Y' - b'A')]
             .into_iter()
-            .find_map(|key| prove_by_key_capacity(dawg, hand, key));
+            .find_map(|key| prove_by_key_capacity(dawg, hand, key))
+            .or_else(|| prove_by_pairs(dawg, hand));
     }
     let stranded: String = (0..LETTERS as u8)
         .filter(|&c| (needed & !covered) >> c & 1 != 0)
@@ -245,6 +246,52 @@ fn prove_by_key_capacity(dawg: &Dawg, hand: &Tiles, key: u32) -> Option<String> 
              words (of at most {longest} letters) with at most {capacity}"
         )
     })
+}
+
+/// A proof for a letter with two or more tiles (two Qs, say): in a valid grid the two tiles
+/// lie in one word with both, or in two different runs, which share at most one tile, so two
+/// of the hand's words containing the letter must fit in the hand together less at most one
+/// common letter. When no word has the letter twice and no pair fits, no grid exists.
+fn prove_by_pairs(dawg: &Dawg, hand: &Tiles) -> Option<String> {
+    const MOST_WORDS: usize = 400;
+    let mut words: Option<Vec<Vec<u8>>> = None;
+    for letter in 0..LETTERS as u8 {
+        if hand.count(letter) < 2 {
+            continue;
+        }
+        let all = words.get_or_insert_with(|| dawg.anagrams(hand, None));
+        let with: Vec<Tiles> = all
+            .iter()
+            .map(|w| Tiles::of_word(w))
+            .filter(|t| t.count(letter) > 0)
+            .collect();
+        if with.len() > MOST_WORDS || with.iter().any(|t| t.count(letter) >= 2) {
+            continue;
+        }
+        let fits = |a: &Tiles, b: &Tiles| {
+            let mut excess = None;
+            for c in 0..LETTERS as u8 {
+                let over = (a.count(c) + b.count(c)).saturating_sub(hand.count(c));
+                match over {
+                    0 => {}
+                    1 if excess.is_none() && a.count(c) > 0 && b.count(c) > 0 => excess = Some(c),
+                    _ => return false,
+                }
+            }
+            true
+        };
+        let any_pair = (0..with.len()).any(|i| (i..with.len()).any(|j| fits(&with[i], &with[j])));
+        if !any_pair {
+            let shown = (b'A' + letter) as char;
+            return Some(format!(
+                "the {} {shown} tiles need words containing {shown} that fit in the hand together \
+                 (sharing at most one tile), and none of the {} such words pair up",
+                hand.count(letter),
+                with.len()
+            ));
+        }
+    }
+    None
 }
 
 /// Calls `visit(letters, length)` for every word buildable from `counts` below `node`.
@@ -664,6 +711,29 @@ mod tests {
             proven >= 40 && solved >= 20,
             "{proven} proven, {solved} solved"
         );
+        // Doubled rare letters exercise the pair proof.
+        let mut paired = 0;
+        for text in [
+            "QQAT", "QQATA", "JJOAE", "ZZOA", "XXAE", "QQAIT", "VVEA", "KKAY",
+        ] {
+            let hand = Tiles::parse(text).unwrap();
+            if let Some(proof) = prove_impossible(&lexicon.dawg, &hand) {
+                let shapes = polyominoes(hand.len());
+                assert!(!brute_force_solvable(&hand, &shapes), "{hand}: {proof}");
+                paired += 1;
+            }
+        }
+        assert!(paired >= 3, "only {paired} doubled-letter hands proven");
+    }
+
+    #[test]
+    fn two_qs_without_room_for_two_q_words_are_proven_impossible() {
+        let lexicon = Lexicon::enable();
+        let hand = Tiles::parse("BCEFGHHIIKLOPQQRRRSWX").unwrap();
+        let proof = prove_impossible(&lexicon.dawg, &hand).expect("a proof");
+        assert!(proof.contains("2 Q tiles"), "{proof}");
+        // QAT twice sharing the A: two Qs are fine with QATS... when the letters are there.
+        assert!(prove_impossible(&lexicon.dawg, &Tiles::parse("QQATT").unwrap()).is_none());
     }
 
     #[test]

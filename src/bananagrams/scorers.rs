@@ -20,7 +20,8 @@ pub struct LetterStats {
     pub junk_anchor_synergy: [[u8; LETTERS]; LETTERS],
 }
 
-const VOWELS: u32 = 1 | 1 << 4 | 1 << 8 | 1 << 14 | 1 << 20;
+/// A, E, I, O, U as a letter mask.
+pub const VOWELS: u32 = 1 | 1 << 4 | 1 << 8 | 1 << 14 | 1 << 20;
 
 impl LetterStats {
     pub fn new(dawg: &Dawg) -> LetterStats {

@@ -410,6 +410,19 @@ fn run_benches(
             "{}",
             podium::bananagrams::cli::hands(&lexicon, 1000, 21, 1, 1.0, false)
         );
+        println!();
+        let games = podium::bananagrams::games_bench::GamesArgs {
+            games: 1000,
+            players: vec!["Podium".into(), "TwoLetterStranding".into()],
+            seed: 1,
+            threaded: false,
+            dict: None,
+            quiet: true,
+        };
+        print!(
+            "{}",
+            podium::bananagrams::games_bench::bench(&games).map_err(Failure::from)?
+        );
     }
     result
 }

@@ -161,3 +161,25 @@ fn parsers_survive_random_input() {
         }
     }
 }
+
+#[test]
+fn games_bench_through_the_cli() {
+    let out = podium(&[
+        "bananagrams",
+        "bench",
+        "--games",
+        "20",
+        "--players",
+        "Podium,TwoLetterStranding",
+        "--seed",
+        "3",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    assert!(table.contains("invalid wins 0"), "{table}");
+    assert!(table.contains("hung games 0"), "{table}");
+    let out = podium(&["bananagrams", "bench", "--players", "Podium,Nobody"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("Nobody"));
+}

@@ -165,27 +165,6 @@ fn bench_reports_no_invalid_wins_and_no_hung_games() {
     assert_eq!(bench(&bad).unwrap_err().code, 2);
 }
 
-/// The games bench from the environment until the CLI is wired:
-/// `BG_GAMES=N BG_PLAYERS=A,B BG_SEED=S BG_THREADED=1 cargo test --release --test
-/// bananagrams_games bench_from_env -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn bench_from_env() {
-    let var = |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.into());
-    let args = GamesArgs {
-        games: var("BG_GAMES", "1000").parse().unwrap(),
-        players: var("BG_PLAYERS", "Podium,TwoLetterStranding")
-            .split(',')
-            .map(String::from)
-            .collect(),
-        seed: var("BG_SEED", "1").parse().unwrap(),
-        threaded: std::env::var("BG_THREADED").is_ok(),
-        dict: None,
-        quiet: false,
-    };
-    println!("{}", bench(&args).unwrap());
-}
-
 /// CPU ns per simulated work unit for the solver and for the move generator (calibration of
 /// the simulated clock): `cargo test --release --test bananagrams_games calibrate -- --ignored
 /// --nocapture`.

@@ -1,7 +1,8 @@
-//! `podium bananagrams solve|hands|anagrams|check|dict`: the clap types and their runner.
+//! `podium bananagrams solve|hands|anagrams|check|bench|dict`: the clap types and their runner.
 //! Exit codes: 0 solved (or valid), 2 bad input, 3 proven impossible (or invalid), 4 gave up.
 
 use super::dict::{Lexicon, Place};
+use super::games_bench::{bench, GamesArgs};
 use super::letters::Tiles;
 use super::solver::{solve_until, Budget, Verdict};
 use super::svg;
@@ -71,6 +72,9 @@ pub enum BananagramsCommand {
         #[command(flatten)]
         dict: DictArg,
     },
+    /// Play seeded games between players and print win rates, invalid wins, hung games and
+    /// time per game.
+    Bench(GamesArgs),
     /// The dictionary's size and structure.
     Dict {
         #[command(flatten)]
@@ -238,6 +242,10 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
                     format!("bananagrams: invalid grid: {fault}"),
                 )),
             }
+        }
+        BananagramsCommand::Bench(args) => {
+            print!("{}", bench(&args)?);
+            Ok(())
         }
         BananagramsCommand::Dict { dict } => {
             let lexicon = dict.load()?;

@@ -4,12 +4,12 @@
 pub mod board;
 pub mod cli;
 pub mod dict;
+pub mod game;
+pub mod games_bench;
 pub mod letters;
 pub mod movegen;
+pub mod players;
+pub mod scorers;
 pub mod solver;
 pub mod svg;
 pub mod validate;
-pub mod game;
-pub mod games_bench;
-pub mod players;
-pub mod scorers;

@@ -566,11 +566,13 @@ impl Strategist {
                 if self.word_play(1, &[self.scorer, Scorer::SimpleStranding]) {
                     return true;
                 }
-                if self.stuck == 0 && self.board.tile_count() + self.hand.len() <= SOLVER_MAX_TILES
-                {
-                    let (extended, nodes) =
-                        hand_extend(&self.dawg, &self.board, &self.hand, EXTEND_NODES);
-                    self.work += nodes;
+                if self.stuck == 0 {
+                    // Past SOLVER_MAX_TILES only the search from the grid and the lifts, no
+                    // fresh solve of every tile.
+                    let rebuild = self.board.tile_count() + self.hand.len() <= SOLVER_MAX_TILES;
+                    let (extended, work) =
+                        hand_extend(&self.dawg, &self.board, &self.hand, EXTEND_NODES, rebuild);
+                    self.work += work;
                     if let Some(board) = extended {
                         self.board = board;
                         self.hand = Tiles::EMPTY;
@@ -641,12 +643,17 @@ fn hand_solve(dawg: &Dawg, hand: &Tiles, nodes: u64) -> (Option<Board>, u64) {
     }
 }
 
-/// `board`'s tiles plus `new` on one grid. `extend` reports no work, so it is charged its node
-/// budget, as if every node had generated one move: an overestimate, which only makes Podium
-/// look slower on the simulated clock.
-fn hand_extend(dawg: &Dawg, board: &Board, new: &Tiles, nodes: u64) -> (Option<Board>, u64) {
-    let extended = solver::extend(dawg, board, new, solver::Budget::nodes(nodes));
-    (extended, nodes)
+/// `board`'s tiles plus `new` on one grid, and the work it took (moves the solver generated).
+fn hand_extend(
+    dawg: &Dawg,
+    board: &Board,
+    new: &Tiles,
+    nodes: u64,
+    rebuild: bool,
+) -> (Option<Board>, u64) {
+    let (extended, stats) =
+        solver::extend_with_stats(dawg, board, new, solver::Budget::nodes(nodes), rebuild);
+    (extended, stats.moves)
 }
 
 #[cfg(test)]

@@ -90,9 +90,28 @@ pub fn solve_until(
 /// The grid's tiles plus `new`, on a valid grid, lifting as few of the grid's words as it can:
 /// first none, then one word, two, ... and at last a fresh solve of everything.
 pub fn extend(dawg: &Dawg, board: &Board, new: &Tiles, budget: Budget) -> Option<Board> {
+    extend_with_stats(dawg, board, new, budget, true).0
+}
+
+/// [`extend`] with the search done, and the fresh solve only if `rebuild` (it is the costly
+/// step on big grids: a player may rather dump).
+pub fn extend_with_stats(
+    dawg: &Dawg,
+    board: &Board,
+    new: &Tiles,
+    budget: Budget,
+    rebuild: bool,
+) -> (Option<Board>, Stats) {
+    let mut total = Stats::default();
+    let mut add = |stats: Stats| {
+        total.nodes += stats.nodes;
+        total.moves += stats.moves;
+    };
     let mut search = Search::new(dawg, board.clone(), *new, Budget::nodes(budget.nodes / 4));
-    if search.broadening() {
-        return Some(search.board);
+    let found = search.broadening();
+    add(search.stats);
+    if found {
+        return (Some(search.board), total);
     }
     // Lift removable words, one more each round, and try again.
     let mut trial = board.clone();
@@ -102,17 +121,24 @@ pub fn extend(dawg: &Dawg, board: &Board, new: &Tiles, budget: Budget) -> Option
             break;
         }
         let mut search = Search::new(dawg, trial.clone(), hand, Budget::nodes(budget.nodes / 8));
-        if search.broadening() {
-            return Some(search.board);
+        let found = search.broadening();
+        add(search.stats);
+        if found {
+            return (Some(search.board), total);
         }
     }
-    match solve(
+    if !rebuild {
+        return (None, total);
+    }
+    let (verdict, stats) = solve_with_stats(
         dawg,
         &board.tiles().union(new),
         Budget::nodes(budget.nodes / 2),
-    ) {
-        Verdict::Solved(board) => Some(*board),
-        _ => None,
+    );
+    add(stats);
+    match verdict {
+        Verdict::Solved(board) => (Some(*board), total),
+        _ => (None, total),
     }
 }
 

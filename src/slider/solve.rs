@@ -5,7 +5,8 @@
 // board after an event does not depend on the path taken: a drop's cost is the BFS distance (in
 // turns, moves and slides alike) from the block to any hole, and a plan is just the event order.
 // The annealing edits the order (move an event or a bound unit of them, swap two, add a drop or
-// a shift of a block near a drop, line up the blocks behind a drop right after it, remove one)
+// a shift of a block near a drop, line up the blocks behind a drop right after it or clear those
+// in front of it before, drop another block in its place, remove one)
 // and replays only the changed stretch: before it, events are redone without
 // search; after it, once the board's hash equals the current plan's at the same event, the rest
 // is the current trace shifted by the difference in turns. Distances are memoised by (board
@@ -432,13 +433,32 @@ const MAX_BOUND: usize = 8;
 /// Writes into `candidate` the order with the drops of `chain` (taken from wherever they were)
 /// right after event `i`: a line of blocks behind a drop falls in one after another.
 fn chain_after(order: &[u16], i: usize, chain: &[u16], candidate: &mut Vec<u16>) -> Change {
+    chain_at(order, i, chain, false, candidate)
+}
+
+/// Writes into `candidate` the order with the drops of `chain` in reverse right before event
+/// `i`: the blocks between a block and its hole fall first, the nearest to the hole first.
+fn clear_before(order: &[u16], i: usize, chain: &[u16], candidate: &mut Vec<u16>) -> Change {
+    chain_at(order, i, chain, true, candidate)
+}
+
+fn chain_at(
+    order: &[u16],
+    i: usize,
+    chain: &[u16],
+    before: bool,
+    candidate: &mut Vec<u16>,
+) -> Change {
     let in_chain = |e: u16| action(e) == 0 && chain.contains(&(e / EVENT_KINDS));
     candidate.clear();
     for (k, &e) in order.iter().enumerate() {
+        if k == i && before {
+            candidate.extend(chain.iter().rev().map(|&b| drop_event(b as usize)));
+        }
         if !in_chain(e) {
             candidate.push(e);
         }
-        if k == i {
+        if k == i && !before {
             candidate.extend(chain.iter().map(|&b| drop_event(b as usize)));
         }
     }
@@ -739,7 +759,7 @@ fn anneal(
         iterations += 1;
         candidate.clone_from(&order);
         let len = candidate.len();
-        let change = match rng.below(21) {
+        let change = match rng.below(23) {
             0..=8 if len >= 2 => {
                 let i = rng.range(0..len);
                 let unit = match rng.below(2) {
@@ -796,6 +816,34 @@ fn anneal(
                 }
                 let chain = &line[..1 + rng.range(0..line.len().min(MAX_CHAIN))];
                 chain_after(&order, i, chain, &mut candidate)
+            }
+            // These two gained 0.03% on 12 instances at 4 s (two runs each, 1.0034 -> 1.0037).
+            21 if len >= 1 => {
+                let i = rng.range(0..len);
+                if action(order[i]) != 0 {
+                    continue;
+                }
+                let line = &lines[(order[i] / EVENT_KINDS) as usize][rng.range(0..4)];
+                if line.is_empty() || line.len() > MAX_CHAIN {
+                    continue;
+                }
+                clear_before(&order, i, line, &mut candidate)
+            }
+            22 if len >= 1 => {
+                let i = rng.range(0..len);
+                if action(order[i]) != 0 {
+                    continue;
+                }
+                let b = rng.range(0..blocks);
+                if active[b] {
+                    continue;
+                }
+                candidate[i] = drop_event(b);
+                Change {
+                    from: i,
+                    until: i + 1,
+                    shift: 0,
+                }
             }
             17..=19 if len >= 1 => remove_event(&mut candidate, rng.range(0..len)),
             _ => continue,
@@ -873,7 +921,10 @@ mod tests {
                             .collect();
                         chain.sort_unstable();
                         chain.dedup();
-                        chain_after(&order, i, &chain, &mut candidate)
+                        match rng.below(2) {
+                            0 => chain_after(&order, i, &chain, &mut candidate),
+                            _ => clear_before(&order, i, &chain, &mut candidate),
+                        }
                     }
                     1 => {
                         let i = rng.range(0..len + 1);

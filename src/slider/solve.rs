@@ -4,13 +4,14 @@
 // Dropping one block by moving only that block leaves every other block where it was, so the
 // board after an event does not depend on the path taken: a drop's cost is the BFS distance (in
 // turns, moves and slides alike) from the block to any hole, and a plan is just the event order.
-// The annealing edits the order (move an event or a bound unit of them, swap two, add a drop or
-// a shift of a block near a drop, line up the blocks behind a drop right after it or clear those
-// in front of it before, drop another block in its place, remove one)
-// and replays only the changed stretch: before it, events are redone without
-// search; after it, once the board's hash equals the current plan's at the same event, the rest
-// is the current trace shifted by the difference in turns. Distances are memoised by (board
-// hash, block). The best plan is turned into turns and re-checked by the independent scorer.
+// The start is the best of greedy orders valued with the seed write-up's lookahead. The annealing
+// edits the order (move an event or a bound unit of them, swap two, add a drop or a shift of a
+// block near a drop, line up the blocks behind a drop right after it or clear those in front of
+// it before, drop another block in its place, remove one) and replays only the changed stretch:
+// before it, events are redone without search; after it, once the board's hash equals the
+// current plan's at the same event, the rest is the current trace shifted by the difference in
+// turns. Distances are memoised by (board hash, block). The best plan is turned into turns and
+// re-checked by the independent scorer.
 
 use super::board::{neighbour, travel, Dir, Kind, Outcome, Problem, Turn, EMPTY};
 use super::score;
@@ -428,6 +429,7 @@ fn bound_events(events: &[u16], home: &[usize], n: usize) -> usize {
     len.max(1)
 }
 
+/// The most events one bound unit holds.
 const MAX_BOUND: usize = 8;
 
 /// Writes into `candidate` the order with the drops of `chain` (taken from wherever they were)
@@ -442,6 +444,8 @@ fn clear_before(order: &[u16], i: usize, chain: &[u16], candidate: &mut Vec<u16>
     chain_at(order, i, chain, true, candidate)
 }
 
+/// The order with `chain`'s drops moved next to event `i` (before it, reversed, or after it),
+/// written into `candidate`, and the stretch that differs from `order`.
 fn chain_at(
     order: &[u16],
     i: usize,

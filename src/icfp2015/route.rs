@@ -1,11 +1,12 @@
 //! Phrases of power along each unit's path: from the spawn, spell phrases (new ones first, then
-//! the best points per row of descent) while the chosen lock stays reachable, then go there.
+//! the most points per row of descent) while the chosen lock stays reachable, then go there.
 //
-// Positions are (pivot, canonical orientation). `reach` marks the positions from which the lock
-// can still be reached: rows are flooded bottom-up, since inside a row every move (E/W, CW/CCW)
-// has its inverse and only SW/SE leave the row. The history rule is followed exactly while
-// spelling; the final leg is a BFS that avoids the current row's history, and when it fails
-// (the flood ignores history) the phrases of that row are taken back one at a time.
+// Positions are (pivot, canonical orientation). A BFS on the reversed moves gives each
+// position's distance to the lock (ignoring the history rule). At each step the route takes the
+// best phrase (after at most one connecting command) that ends where the lock is still
+// reachable; when none fits it takes one command closer to the lock, descents first, and looks
+// again. The history rule is followed exactly; the final leg is a BFS that avoids the current
+// row's history, and when it fails the phrases spelled are taken back one at a time.
 
 use super::commands::{decode, Command};
 use super::game::{target, Game, Outcome};
@@ -204,7 +205,7 @@ impl<'p> Scribe<'p> {
                     }
                     let rows =
                         descents + word.commands.iter().filter(|c| c.descends()).count() as u32;
-                    let value = gain as f64 / (rows as f64 + 1.0);
+                    let value = gain as f64 / (rows as f64).max(0.5);
                     if best.is_none_or(|b| value > b.0) {
                         best = Some((value, connector, w));
                     }
@@ -313,36 +314,32 @@ fn distances_to(
         head += 1;
         let d = dist[grid.index(here).expect("queued positions are on the grid")] + 1;
         for c in Command::ALL {
-            // Every position that `c` takes to `here`.
+            // Every position that `c` takes to `here`: the same pivot in any orientation for a
+            // turn; for a move, the pivot one step back (its column change depends on the
+            // parity of the row it starts from).
             let mut sources = [here; 6];
-            let mut count = 0;
-            match c {
-                Command::CW | Command::CCW => {
-                    for o in 0..6u8 {
-                        sources[count].orientation = o;
-                        count += 1;
-                    }
+            let count = if matches!(c, Command::CW | Command::CCW) {
+                for (o, source) in sources.iter_mut().enumerate() {
+                    source.orientation = o as u8;
                 }
-                _ => {
-                    let (dy, back) = match c {
-                        Command::SW | Command::SE => (1, c),
-                        _ => (0, c),
-                    };
-                    let y = here.y - dy;
-                    // The column change of `back` from a row of the source's parity.
-                    let probe = Pos {
+                6
+            } else {
+                let y = here.y - i32::from(c.descends());
+                let from_origin = target(
+                    Pos {
                         x: 0,
                         y,
                         orientation: here.orientation,
-                    };
-                    sources[0] = Pos {
-                        x: here.x - target(probe, back).x,
-                        y,
-                        orientation: here.orientation,
-                    };
-                    count = 1;
-                }
-            }
+                    },
+                    c,
+                );
+                sources[0] = Pos {
+                    x: here.x - from_origin.x,
+                    y,
+                    orientation: here.orientation,
+                };
+                1
+            };
             for &from in &sources[..count] {
                 if canonical(from) != from || canonical(target(from, c)) != here {
                     continue;
@@ -412,4 +409,63 @@ fn bfs(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::icfp2015::game::{evaluate, Setup};
+    use crate::icfp2015::placement::placements;
+    use crate::icfp2015::problem::Problem;
+
+    fn setup(id: usize) -> Setup {
+        let path = format!(
+            "{}/data/icfp2015/problems/problem_{id}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        Setup::new(Problem::parse(&std::fs::read(&path).unwrap(), &path).unwrap())
+    }
+
+    /// Routing every unit to its deepest lock: each lands on exactly the chosen cells, the
+    /// text is valid, and repeated phrases score more than one use of each.
+    #[test]
+    fn routes_lock_where_asked_and_repeat_phrases() {
+        let phrases = PhraseSet::known();
+        for id in [0, 3, 6, 14] {
+            let setup = setup(id);
+            let seed = setup.problem.source_seeds[0];
+            let mut game = Game::new(&setup, seed);
+            let mut scribe = Scribe::new(&phrases);
+            for _ in 0..20 {
+                if game.is_over() {
+                    break;
+                }
+                let goal = placements(&game)
+                    .into_iter()
+                    .max_by_key(|p| p.pos.y)
+                    .unwrap()
+                    .pos;
+                let mut cells = game.unit().cells(goal);
+                cells.sort_by_key(|c| (c.y, c.x));
+                let locked_before = game.locked();
+                let board_before = game.board().clone();
+                scribe.route(&mut game, goal, true);
+                assert_eq!(game.locked(), locked_before + 1, "problem {id}");
+                let mut expected = board_before;
+                let unit_cells = cells.clone();
+                for c in unit_cells {
+                    expected.set(c);
+                }
+                // Without cleared rows the board is the old one plus the unit's cells.
+                if game.prev_lines() == 0 {
+                    assert_eq!(game.board(), &expected, "problem {id}");
+                }
+            }
+            let scored = evaluate(&setup, seed as u64, scribe.text(), &phrases).unwrap();
+            assert_eq!(scored.error, None, "problem {id}");
+            let uses: u64 = scored.counts.iter().sum();
+            let distinct = scored.counts.iter().filter(|&&n| n > 0).count() as u64;
+            assert!(uses > distinct, "problem {id}: {:?}", scored.counts);
+        }
+    }
 }

@@ -27,6 +27,8 @@ pub struct Weights {
     pub row_fill: f64,
     pub neighbours: f64,
     pub covered: f64,
+    /// Per row the unit drops before it locks: the rows where the route can spell phrases.
+    pub drop: f64,
 }
 
 impl Default for Weights {
@@ -37,12 +39,13 @@ impl Default for Weights {
             row_fill: 1.0,
             neighbours: 2.0,
             covered: -6.0,
+            drop: 4.0,
         }
     }
 }
 
 /// Share of a game's time given to the beam search; routing gets the rest.
-const BEAM_SHARE: f64 = 0.6;
+const BEAM_SHARE: f64 = 0.5;
 
 /// Widest beam (bounds the memory of the layers kept for the way back).
 const MAX_WIDTH: usize = 4000;
@@ -73,6 +76,7 @@ pub fn placement_value(board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> (f6
     }
     let points = unit.size as f64 + 50.0 * (1.0 + lines as f64) * lines as f64;
     let depth: f64 = cells.iter().map(|c| c.y as f64 / height).sum();
+    let drop = cells.iter().map(|c| c.y).min().unwrap_or(0) as f64;
     let sides = [
         Direction::E,
         Direction::W,
@@ -95,7 +99,8 @@ pub fn placement_value(board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> (f6
         + w.depth * depth
         + w.row_fill * row_fill
         + w.neighbours * neighbours
-        + w.covered * covered;
+        + w.covered * covered
+        + w.drop * drop;
     (value, lines)
 }
 
@@ -219,16 +224,13 @@ pub fn solve(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline)
         &Deadline::after(beam_time),
     );
     let mut scribe = Scribe::new(phrases);
-    let units = locks.len().max(1) as f64;
-    let route_started = Instant::now();
-    let route_time = deadline.remaining();
-    for (k, &lock) in locks.iter().enumerate() {
+    for &lock in &locks {
         if game.is_over() {
             break;
         }
-        // Spell while routing keeps to its share of the time per unit.
-        let on_time = route_started.elapsed() < route_time.mul_f64((k + 1) as f64 / units);
-        scribe.route(&mut game, lock, on_time);
+        // Spelling stops only when the game's time is up (with a margin for the evaluation).
+        let spell = deadline.fraction_used() < 0.97;
+        scribe.route(&mut game, lock, spell);
     }
     let text = scribe.into_text();
     let scored =

@@ -13,6 +13,7 @@ use super::game::{target, Game, Outcome};
 use super::phrases::PhraseSet;
 use super::placement::Grid;
 use super::unit::Pos;
+use std::collections::HashMap;
 
 /// Text that can be appended to spell a phrase: a phrase, or the rest of one after its
 /// longest border (`" ia!"` continues `"ia! ia!"`).
@@ -20,6 +21,48 @@ use super::unit::Pos;
 struct Word {
     bytes: Vec<u8>,
     commands: Vec<Command>,
+    /// How many of the commands are SW or SE.
+    descents: u32,
+}
+
+impl Word {
+    fn new(bytes: Vec<u8>, commands: Vec<Command>) -> Word {
+        let descents = commands.iter().filter(|c| c.descends()).count() as u32;
+        Word {
+            bytes,
+            commands,
+            descents,
+        }
+    }
+}
+
+/// `follows[a * words.len() + b]`: whether spelling word b right after word a repeats no
+/// position, on a board without walls (`canonical` gives the unit's orientation classes).
+fn follow_table(words: &[Word], canonical: &dyn Fn(Pos) -> Pos) -> Vec<bool> {
+    let origin = Pos {
+        x: 0,
+        y: 0,
+        orientation: 0,
+    };
+    let mut table = Vec::with_capacity(words.len() * words.len());
+    for a in words {
+        for b in words {
+            let mut pos = origin;
+            let mut row = vec![origin];
+            let fine = a.commands.iter().chain(&b.commands).all(|&c| {
+                pos = canonical(target(pos, c));
+                if c.descends() {
+                    row.clear();
+                } else if row.contains(&pos) {
+                    return false;
+                }
+                row.push(pos);
+                true
+            });
+            table.push(fine);
+        }
+    }
+    table
 }
 
 /// The command text of a game so far and the phrase automaton over it.
@@ -27,6 +70,9 @@ struct Word {
 pub struct Scribe<'p> {
     phrases: &'p PhraseSet,
     words: Vec<Word>,
+    /// Per unit index: `follows[a * words + b]`, whether word b can be spelled right after
+    /// word a without a repeated position (on an open board).
+    follows: HashMap<usize, Vec<bool>>,
     state: u32,
     counts: Vec<u64>,
     text: Vec<u8>,
@@ -64,18 +110,16 @@ impl<'p> Scribe<'p> {
                 let rest = &bytes[border..];
                 if let Ok(rest_commands) = decode(std::str::from_utf8(rest).unwrap_or("#")) {
                     if !rest_commands.is_empty() {
-                        words.push(Word {
-                            bytes: rest.to_vec(),
-                            commands: rest_commands,
-                        });
+                        words.push(Word::new(rest.to_vec(), rest_commands));
                     }
                 }
             }
-            words.push(Word { bytes, commands });
+            words.push(Word::new(bytes, commands));
         }
         Scribe {
             phrases,
             words,
+            follows: HashMap::new(),
             state: PhraseSet::START,
             counts: vec![0; phrases.len()],
             text: Vec::new(),
@@ -93,14 +137,19 @@ impl<'p> Scribe<'p> {
 
     /// Power points of reading `bytes` from `state` (counting the +300 of phrases not in
     /// `counts` yet), and the state after.
-    fn gain(&self, mut state: u32, bytes: &[u8], counts: &[u64]) -> (u64, u32) {
+    fn gain(&self, state: u32, bytes: &[u8], counts: &[u64]) -> (u64, u32) {
+        self.gain_with(state, bytes, Some(counts))
+    }
+
+    /// [`Self::gain`], without the +300s when `counts` is `None`.
+    fn gain_with(&self, mut state: u32, bytes: &[u8], counts: Option<&[u64]>) -> (u64, u32) {
         let mut gain = 0;
         let mut fresh: Vec<u32> = Vec::new();
         for &b in bytes {
             state = self.phrases.advance(state, b);
             for &p in self.phrases.ends_at(state) {
                 gain += 2 * self.phrases.phrase_len(p as usize) as u64;
-                if counts[p as usize] == 0 && !fresh.contains(&p) {
+                if counts.is_some_and(|n| n[p as usize] == 0) && !fresh.contains(&p) {
                     fresh.push(p);
                     gain += 300;
                 }
@@ -150,6 +199,16 @@ impl<'p> Scribe<'p> {
             Vec::new()
         };
         let dist_of = |pos: Pos| grid.index(pos).map_or(UNREACHED, |i| dist[i]);
+        let words = self.words.len();
+        if spell && !self.follows.contains_key(&game.unit_index()) {
+            let table = follow_table(&self.words, &canonical);
+            self.follows.insert(game.unit_index(), table);
+        }
+        let follows = self
+            .follows
+            .get(&game.unit_index())
+            .cloned()
+            .unwrap_or_default();
         let mut commands: Vec<Command> = Vec::new();
         let mut here = Mark {
             pos: start,
@@ -193,7 +252,7 @@ impl<'p> Scribe<'p> {
                     state = self.phrases.advance(state, b);
                 }
                 for (w, word) in self.words.iter().enumerate() {
-                    let (gain, _) = self.gain(state, &word.bytes, &here.counts);
+                    let (gain, end) = self.gain(state, &word.bytes, &here.counts);
                     if gain == 0 {
                         continue;
                     }
@@ -205,7 +264,18 @@ impl<'p> Scribe<'p> {
                     }
                     let rows =
                         descents + word.commands.iter().filter(|c| c.descends()).count() as u32;
-                    let value = gain as f64 / (rows as f64).max(0.5);
+                    // Points per row over this word and the best word that can follow it
+                    // directly (else one row more, for a connecting descent).
+                    let next = (0..words)
+                        .filter(|&v| follows[w * words + v])
+                        .filter_map(|v| {
+                            let (more, _) = self.gain_with(end, &self.words[v].bytes, None);
+                            let rows = self.words[v].descents as f64;
+                            (more > 0).then(|| (more as f64, rows.max(0.5)))
+                        })
+                        .max_by(|a, b| (a.0 / a.1).total_cmp(&(b.0 / b.1)));
+                    let (more, more_rows) = next.unwrap_or((0.0, 1.0));
+                    let value = (gain as f64 + more) / (rows as f64 + more_rows).max(0.5);
                     if best.is_none_or(|b| value > b.0) {
                         best = Some((value, connector, w));
                     }

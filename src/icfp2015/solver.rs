@@ -13,6 +13,7 @@ use super::phrases::PhraseSet;
 use super::placement::lock_positions;
 use super::route::Scribe;
 use super::unit::{Pos, Unit};
+use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashSet;
@@ -44,8 +45,8 @@ impl Default for Weights {
     }
 }
 
-/// Share of a game's time given to the beam search; routing gets the rest.
-const BEAM_SHARE: f64 = 0.5;
+/// Share of a game's time given to each attempt's beam search.
+const BEAM_SHARE: f64 = 0.3;
 
 /// Widest beam (bounds the memory of the layers kept for the way back).
 const MAX_WIDTH: usize = 4000;
@@ -102,6 +103,21 @@ pub fn placement_value(board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> (f6
         + w.covered * covered
         + w.drop * drop;
     (value, lines)
+}
+
+impl Weights {
+    /// These weights, each scaled by a random factor in [0.5, 2], and a drop weight in [0, 8].
+    pub fn perturbed(&self, rng: &mut Rng) -> Weights {
+        let mut scale = |w: f64| w * 2f64.powf(2.0 * rng.f64() - 1.0);
+        Weights {
+            points: scale(self.points),
+            depth: scale(self.depth),
+            row_fill: scale(self.row_fill),
+            neighbours: scale(self.neighbours),
+            covered: scale(self.covered),
+            drop: 8.0 * rng.f64(),
+        }
+    }
 }
 
 /// A board of the beam after some locks.
@@ -211,18 +227,45 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
     locks
 }
 
-/// Plans the game with a beam search, then routes each unit to its lock spelling phrases;
-/// returns the commands with the evaluator's score.
+/// Plans the game with a beam search and routes each unit to its lock spelling phrases; then
+/// again with perturbed weights while the time left allows a whole attempt. Returns the best
+/// game, re-scored by the evaluator.
 pub fn solve(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline) -> Played {
+    let mut rng = Rng::new((setup.problem.id as u64) << 32 | seed as u64);
+    let beam_time = deadline.remaining().mul_f64(BEAM_SHARE);
+    let mut weights = Weights::default();
+    let mut best: Option<Played> = None;
+    let mut this_beam = beam_time;
+    loop {
+        let (played, route_time) = attempt(setup, seed, phrases, &weights, this_beam, deadline);
+        if best.as_ref().is_none_or(|b| played.score > b.score) {
+            best = Some(played);
+        }
+        // Another attempt needs its routes' time and some beam time on top.
+        let spare = deadline.remaining().saturating_sub(route_time.mul_f64(1.3));
+        if spare < beam_time.mul_f64(0.2) {
+            break;
+        }
+        this_beam = beam_time.min(spare);
+        weights = Weights::default().perturbed(&mut rng);
+    }
+    best.expect("at least one attempt")
+}
+
+/// One game: a beam search of at most `beam_time`, then the routes (spelling while `deadline`
+/// allows); the game re-scored by the evaluator, and how long the routes took.
+fn attempt(
+    setup: &Setup,
+    seed: u32,
+    phrases: &PhraseSet,
+    weights: &Weights,
+    beam_time: Duration,
+    deadline: &Deadline,
+) -> (Played, Duration) {
     let mut game = Game::new(setup, seed);
     let order = game.order().to_vec();
-    let beam_time = deadline.remaining().mul_f64(BEAM_SHARE);
-    let locks = plan(
-        setup,
-        &order,
-        &Weights::default(),
-        &Deadline::after(beam_time),
-    );
+    let locks = plan(setup, &order, weights, &Deadline::after(beam_time));
+    let route_started = Instant::now();
     let mut scribe = Scribe::new(phrases);
     for &lock in &locks {
         if game.is_over() {
@@ -232,6 +275,7 @@ pub fn solve(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline)
         let spell = deadline.fraction_used() < 0.97;
         scribe.route(&mut game, lock, spell);
     }
+    let route_time = route_started.elapsed();
     let text = scribe.into_text();
     let scored =
         evaluate(setup, seed as u64, &text, phrases).expect("the seed comes from the problem");
@@ -240,11 +284,12 @@ pub fn solve(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline)
         "the solver produced an invalid solution: {:?}",
         scored.error
     );
-    Played {
+    let played = Played {
         commands: text,
         score: scored.score,
         locked: scored.locked,
-    }
+    };
+    (played, route_time)
 }
 
 /// [`solve`] with a time limit instead of a deadline.

@@ -4,9 +4,11 @@
 // Positions are (pivot, canonical orientation). A BFS on the reversed moves gives each
 // position's distance to the lock (ignoring the history rule). At each step the route takes the
 // best phrase (after at most one connecting command) that ends where the lock is still
-// reachable; when none fits it takes one command closer to the lock, descents first, and looks
-// again. The history rule is followed exactly; the final leg is a BFS that avoids the current
-// row's history, and when it fails the phrases spelled are taken back one at a time.
+// reachable, valued in points per row over it and the best word that can follow it without a
+// repeated position (a table per unit); when none fits it takes one command closer to the
+// lock, descents first, and looks again. The history rule is followed exactly; the final leg
+// is a BFS that avoids the current row's history, and when it fails the phrases spelled are
+// taken back one at a time.
 
 use super::commands::{decode, Command};
 use super::game::{target, Game, Outcome};

@@ -2,9 +2,11 @@
 //! then each unit routed from its spawn to its lock spelling phrases of power (`route.rs`).
 //
 // A beam node is a board after k locks; its value is the sum of the placement values along its
-// path (the Frictionless Bananas features plus covered cells and the move score). The width
-// follows the time: before each layer it is what the remaining beam time allows at the
-// measured cost of one node. Every solution is re-scored by the evaluator (`game::evaluate`).
+// path (the Frictionless Bananas features, covered cells, the move score, and the rows the unit
+// drops, where its route can spell). The width follows the time: before each layer it is what
+// the remaining beam time allows at the measured cost of one node. While time is left, whole
+// games are replayed with perturbed weights and the best kept. Every solution is re-scored by
+// the evaluator (`game::evaluate`).
 
 use super::board::Board;
 use super::game::{evaluate, Game, Setup};
@@ -46,7 +48,7 @@ impl Default for Weights {
 }
 
 /// Share of a game's time given to each attempt's beam search.
-const BEAM_SHARE: f64 = 0.3;
+const BEAM_SHARE: f64 = 0.45;
 
 /// Widest beam (bounds the memory of the layers kept for the way back).
 const MAX_WIDTH: usize = 4000;

@@ -5,10 +5,11 @@
 // position's distance to the lock (ignoring the history rule). At each step the route takes the
 // best phrase (after at most one connecting command) that ends where the lock is still
 // reachable, valued in points per row over it and the best word that can follow it without a
-// repeated position (a table per unit); when none fits it takes one command closer to the
-// lock, descents first, and looks again. The history rule is followed exactly; the final leg
-// is a BFS that avoids the current row's history, and when it fails the phrases spelled are
-// taken back one at a time.
+// repeated position (a table per unit); a phrase whose last command locks the unit right at
+// the lock ends the route. When none fits it takes one command closer to the lock, descents
+// first, and looks again. The history rule is followed exactly; the final leg is a BFS that
+// avoids the current row's history, and when it fails the phrases spelled are taken back one
+// at a time.
 
 use super::commands::{decode, Command};
 use super::game::{target, Game, Outcome};
@@ -237,9 +238,10 @@ impl<'p> Scribe<'p> {
             true
         };
         let mut spelling = spell && dist_of(start) != UNREACHED;
+        let mut finished = false;
         while spelling {
             // The best (gain per row of descent, connector, word) from here.
-            let mut best: Option<(f64, Option<Command>, usize)> = None;
+            let mut best: Option<(f64, Option<Command>, usize, bool)> = None;
             let connectors = std::iter::once(None).chain(Command::ALL.map(Some));
             for connector in connectors {
                 let mut after = here.clone();
@@ -258,32 +260,38 @@ impl<'p> Scribe<'p> {
                     if gain == 0 {
                         continue;
                     }
+                    // The word moves the unit; a word whose last command locks it right at
+                    // the goal ends the route.
                     let mut trial = after.clone();
-                    if !word.commands.iter().all(|&c| step(&mut trial, c))
-                        || dist_of(trial.pos) == UNREACHED
-                    {
+                    let (&last, moves) = word.commands.split_last().expect("words are not empty");
+                    if !moves.iter().all(|&c| step(&mut trial, c)) {
                         continue;
                     }
-                    let rows =
-                        descents + word.commands.iter().filter(|c| c.descends()).count() as u32;
+                    let locks = trial.pos == goal && !fits(canonical(target(goal, last)));
+                    if !locks && (!step(&mut trial, last) || dist_of(trial.pos) == UNREACHED) {
+                        continue;
+                    }
+                    let rows = descents
+                        + moves.iter().filter(|c| c.descends()).count() as u32
+                        + u32::from(!locks && last.descends());
                     // Points per row over this word and the best word that can follow it
                     // directly (else one row more, for a connecting descent).
                     let next = (0..words)
-                        .filter(|&v| follows[w * words + v])
+                        .filter(|&v| !locks && follows[w * words + v])
                         .filter_map(|v| {
                             let (more, _) = self.gain_with(end, &self.words[v].bytes, None);
                             let rows = self.words[v].descents as f64;
                             (more > 0).then(|| (more as f64, rows.max(0.5)))
                         })
                         .max_by(|a, b| (a.0 / a.1).total_cmp(&(b.0 / b.1)));
-                    let (more, more_rows) = next.unwrap_or((0.0, 1.0));
+                    let (more, more_rows) = next.unwrap_or((0.0, if locks { 0.0 } else { 1.0 }));
                     let value = (gain as f64 + more) / (rows as f64 + more_rows).max(0.5);
                     if best.is_none_or(|b| value > b.0) {
-                        best = Some((value, connector, w));
+                        best = Some((value, connector, w, locks));
                     }
                 }
             }
-            if let Some((_, connector, w)) = best {
+            if let Some((_, connector, w, locks)) = best {
                 marks.push(here.clone());
                 let word = self.words[w].clone();
                 if let Some(c) = connector {
@@ -295,6 +303,10 @@ impl<'p> Scribe<'p> {
                     step(&mut here, c);
                     self.write(b);
                     commands.push(c);
+                }
+                if locks {
+                    finished = true;
+                    break;
                 }
             } else {
                 // No phrase from here: one move closer to the lock (down first, for a fresh
@@ -325,22 +337,24 @@ impl<'p> Scribe<'p> {
             here.text_len = self.text.len();
             here.commands = commands.len();
         }
-        // The last leg; when the row's history blocks it, take phrases back.
-        let last_leg = loop {
-            if let Some(path) = bfs(&grid, here.pos, goal, &here.row, &fits, &canonical) {
-                break path;
+        if !finished {
+            // The last leg; when the row's history blocks it, take phrases back.
+            let last_leg = loop {
+                if let Some(path) = bfs(&grid, here.pos, goal, &here.row, &fits, &canonical) {
+                    break path;
+                }
+                here = marks
+                    .pop()
+                    .expect("the unit reaches its lock from the spawn");
+            };
+            self.text.truncate(here.text_len);
+            self.state = here.state;
+            self.counts = here.counts;
+            commands.truncate(here.commands);
+            for &c in &last_leg {
+                self.write_command(c);
+                commands.push(c);
             }
-            here = marks
-                .pop()
-                .expect("the unit reaches its lock from the spawn");
-        };
-        self.text.truncate(here.text_len);
-        self.state = here.state;
-        self.counts = here.counts;
-        commands.truncate(here.commands);
-        for &c in &last_leg {
-            self.write_command(c);
-            commands.push(c);
         }
         let (lock, moves) = commands.split_last().expect("a path ends with its lock");
         for &c in moves {

@@ -269,12 +269,13 @@ fn attempt(
     let locks = plan(setup, &order, weights, &Deadline::after(beam_time));
     let route_started = Instant::now();
     let mut scribe = Scribe::new(phrases);
-    for &lock in &locks {
+    for (k, &lock) in locks.iter().enumerate() {
         if game.is_over() {
             break;
         }
-        // Spelling stops only when the game's time is up (with a margin for the evaluation).
-        let spell = deadline.fraction_used() < 0.97;
+        // Spelling stops only when the game's time is up (with a margin for the evaluation),
+        // except on the first unit, which can collect each phrase's +300.
+        let spell = k == 0 || deadline.fraction_used() < 0.97;
         scribe.route(&mut game, lock, spell);
     }
     let route_time = route_started.elapsed();

@@ -376,7 +376,7 @@ fn run_benches(
         println!();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let budget = Duration::from_secs_f64(icfp_seconds.max(0.0));
-        podium::icfp2015::play::bench(budget, cores, &mut std::io::stdout().lock()).map_err(
+        podium::icfp2015::play::bench(budget, cores, &[], &mut std::io::stdout().lock()).map_err(
             |e| Failure {
                 message: format!("cannot write the table: {e}"),
                 code: 1,

@@ -74,3 +74,53 @@ fn play_rejects_bad_input_with_exit_code_2() {
         "{err}"
     );
 }
+
+/// A larger run than the test above, on big boards (long routes, wide beams): the total time
+/// stays within 5 % of -t, and every solution scores what its tag claims.
+#[test]
+fn play_keeps_to_the_time_limit_on_big_problems() {
+    let ids = [2, 14, 18, 24];
+    let mut args = vec!["-t", "20", "-c", "2"]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+    for id in ids {
+        args.extend(["-f".to_string(), problem_path(id)]);
+    }
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_play_icfp2015"))
+        .args(&args)
+        .output()
+        .unwrap();
+    let elapsed = start.elapsed().as_secs_f64();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(elapsed <= 20.0 * 1.05, "took {elapsed:.2} s for -t 20");
+    let solutions = Solution::parse_file(&out.stdout, "stdout").unwrap();
+    let phrases = PhraseSet::known();
+    let mut seen = 0;
+    for id in ids {
+        let path = problem_path(id);
+        let setup = Setup::new(Problem::parse(&std::fs::read(&path).unwrap(), &path).unwrap());
+        for s in solutions
+            .iter()
+            .filter(|s| s.problem_id == setup.problem.id)
+        {
+            let e = evaluate(&setup, s.seed, &s.solution, &phrases).unwrap();
+            assert_eq!(e.error, None, "problem {id} seed {}", s.seed);
+            let tag = s.tag.as_deref().unwrap();
+            assert!(
+                tag.ends_with(&format!(" score {}", e.score)),
+                "{tag} vs {}",
+                e.score
+            );
+            assert!(e.power_score > 0, "problem {id}: no phrase spelled");
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, solutions.len());
+    assert_eq!(seen, 10 + 1 + 1 + 1, "one solution per seed");
+}

@@ -37,6 +37,9 @@ pub enum Icfp2015Command {
         /// Threads (default: all cores).
         #[arg(short = 'c', long = "cores")]
         cores: Option<usize>,
+        /// Only these problem ids (comma-separated; default all 25).
+        #[arg(long, value_name = "IDS", value_delimiter = ',')]
+        only: Vec<i64>,
     },
     /// Replay a command string: the board, unit, pivot and score at any step, in the terminal
     /// (ANSI colours) or as an SVG.
@@ -147,11 +150,15 @@ pub fn run_with(
             let played = super::play::play_all(&setups, &phrases, time, args.cores.unwrap_or(1));
             writeln!(out, "{}", Solution::to_json(&played)).map_err(CliError::output)
         }
-        Icfp2015Command::Bench { per_problem, cores } => {
+        Icfp2015Command::Bench {
+            per_problem,
+            cores,
+            only,
+        } => {
             let cores = cores
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            super::play::bench(Duration::from_secs_f64(per_problem.max(0.0)), cores, out)
-                .map_err(CliError::output)
+            let per_problem = Duration::from_secs_f64(per_problem.max(0.0));
+            super::play::bench(per_problem, cores, &only, out).map_err(CliError::output)
         }
         Icfp2015Command::Show {
             file,

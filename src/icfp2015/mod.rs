@@ -10,6 +10,7 @@ pub mod phrases;
 pub mod placement;
 pub mod play;
 pub mod problem;
+pub mod route;
 pub mod show;
 pub mod solver;
 pub mod source;

@@ -50,6 +50,8 @@ pub struct PhraseSet {
     /// Phrases ending at each state: `ends[end_start[s]..end_start[s + 1]]`.
     end_start: Vec<u32>,
     ends: Vec<u32>,
+    /// Characters of the phrase prefix each state stands for.
+    depth: Vec<u32>,
 }
 
 impl Default for PhraseSet {
@@ -117,6 +119,7 @@ impl PhraseSet {
         // The trie, with sparse children while building.
         let mut children: Vec<Vec<(u16, u32)>> = vec![Vec::new()];
         let mut terminal: Vec<Vec<u32>> = vec![Vec::new()];
+        let mut depth = vec![0u32];
         for (index, word) in lower.iter().enumerate() {
             let mut state = 0u32;
             for &b in word {
@@ -127,6 +130,7 @@ impl PhraseSet {
                         let s = children.len() as u32;
                         children.push(Vec::new());
                         terminal.push(Vec::new());
+                        depth.push(depth[state as usize] + 1);
                         children[state as usize].push((class, s));
                         s
                     }
@@ -176,6 +180,7 @@ impl PhraseSet {
             next,
             end_start,
             ends,
+            depth,
         }
     }
 
@@ -203,6 +208,12 @@ impl PhraseSet {
     #[inline]
     pub fn advance(&self, state: u32, byte: u8) -> u32 {
         self.next[state as usize * self.classes + self.class_of[byte as usize] as usize]
+    }
+
+    /// How many characters of a phrase the text read so far ends with, in `state`.
+    #[inline]
+    pub fn depth(&self, state: u32) -> u32 {
+        self.depth[state as usize]
     }
 
     /// Indices of the phrases that end at `state`.

@@ -5,9 +5,10 @@
 // member set are the same position for the repeated-position rule. A BFS path is shortest, so
 // it never visits a position twice and can never trigger that error, whatever its moves.
 
+use super::board::Board;
 use super::commands::Command;
 use super::game::{target, Game};
-use super::unit::Pos;
+use super::unit::{Pos, Unit};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
@@ -25,12 +26,17 @@ pub fn placements(game: &Game) -> Vec<Placement> {
     if game.is_over() {
         return Vec::new();
     }
-    let unit = game.unit();
+    placements_from(game.board(), game.unit(), game.pos())
+}
+
+/// The lock positions of `unit` reachable from `start` on `board` (as [`placements`]).
+pub fn placements_from(board: &Board, unit: &Unit, start: Pos) -> Vec<Placement> {
     let canonical = |pos: Pos| Pos {
         orientation: unit.canonical[pos.orientation as usize],
         ..pos
     };
-    let start = canonical(game.pos());
+    let fits = |pos: Pos| board.fits(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+    let start = canonical(start);
     // Each reached position, with the position and command it was reached by.
     let mut parent: HashMap<Pos, Option<(Pos, Command)>> = HashMap::from([(start, None)]);
     let mut queue = vec![start];
@@ -42,7 +48,7 @@ pub fn placements(game: &Game) -> Vec<Placement> {
         let mut lock = None;
         for command in Command::ALL {
             let next = canonical(target(here, command));
-            if !game.fits(next) {
+            if !fits(next) {
                 lock.get_or_insert(command);
             } else if let Entry::Vacant(slot) = parent.entry(next) {
                 slot.insert(Some((here, command)));
@@ -73,6 +79,121 @@ pub fn placements(game: &Game) -> Vec<Placement> {
             Placement { pos, path }
         })
         .collect()
+}
+
+/// A dense numbering of the positions where a unit could lie on a board: the pivots whose
+/// shapes can be inside it, times 6 orientations.
+#[derive(Clone, Copy, Debug)]
+pub struct Grid {
+    x_low: i32,
+    y_low: i32,
+    columns: i32,
+    rows: i32,
+}
+
+impl Grid {
+    pub fn new(unit: &Unit, board: &Board) -> Grid {
+        let (width, height) = (board.width() as i32, board.height() as i32);
+        let shapes = (0..6u8).flat_map(|o| [unit.shape(o, 0), unit.shape(o, 1)]);
+        let (mut x_low, mut x_high, mut y_low, mut y_high) =
+            (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+        for shape in shapes {
+            x_low = x_low.min(-shape.dx_min);
+            x_high = x_high.max(width - 1 - shape.dx_max);
+            y_low = y_low.min(-shape.dy_min);
+            y_high = y_high.max(height - 1 - shape.dy_max);
+        }
+        Grid {
+            x_low,
+            y_low,
+            columns: (x_high - x_low + 1).max(0),
+            rows: (y_high - y_low + 1).max(0),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        (self.columns * self.rows * 6) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The first and last pivot row.
+    pub fn row_range(&self) -> std::ops::RangeInclusive<i32> {
+        self.y_low..=self.y_low + self.rows - 1
+    }
+
+    /// The pivot columns.
+    pub fn column_range(&self) -> std::ops::RangeInclusive<i32> {
+        self.x_low..=self.x_low + self.columns - 1
+    }
+
+    /// The number of `pos`; `None` where no shape of the unit can fit.
+    #[inline]
+    pub fn index(&self, pos: Pos) -> Option<usize> {
+        let (x, y) = (pos.x - self.x_low, pos.y - self.y_low);
+        if x < 0 || y < 0 || x >= self.columns || y >= self.rows {
+            return None;
+        }
+        Some(((y * self.columns + x) * 6) as usize + pos.orientation as usize)
+    }
+
+    /// The position numbered `index`.
+    #[inline]
+    pub fn pos(&self, index: usize) -> Pos {
+        let cell = (index / 6) as i32;
+        Pos {
+            x: self.x_low + cell % self.columns,
+            y: self.y_low + cell / self.columns,
+            orientation: (index % 6) as u8,
+        }
+    }
+}
+
+/// The lock positions of `unit` reachable from `start` on `board`, distinct as locked cells,
+/// without paths: the move generator of the beam search.
+pub fn lock_positions(board: &Board, unit: &Unit, start: Pos) -> Vec<Pos> {
+    let grid = Grid::new(unit, board);
+    let canonical = |pos: Pos| Pos {
+        orientation: unit.canonical[pos.orientation as usize],
+        ..pos
+    };
+    let fits = |pos: Pos| board.fits(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+    let mut seen = vec![false; grid.len()];
+    let start = canonical(start);
+    let Some(first) = grid.index(start).filter(|_| fits(start)) else {
+        return Vec::new();
+    };
+    seen[first] = true;
+    let mut queue = vec![start];
+    let mut head = 0;
+    let mut locks = Vec::new();
+    let mut locked_cells: HashSet<(i32, i32, &[u128])> = HashSet::new();
+    while head < queue.len() {
+        let here = queue[head];
+        head += 1;
+        let mut locks_here = false;
+        for command in Command::ALL {
+            let next = canonical(target(here, command));
+            match grid.index(next) {
+                Some(i) if fits(next) => {
+                    if !seen[i] {
+                        seen[i] = true;
+                        queue.push(next);
+                    }
+                }
+                _ => locks_here = true,
+            }
+        }
+        if locks_here {
+            let shape = unit.shape(here.orientation, here.y);
+            if locked_cells.insert((here.x + shape.dx_min, here.y + shape.dy_min, &shape.rows)) {
+                locks.push(here);
+            }
+        }
+    }
+    locks
 }
 
 #[cfg(test)]

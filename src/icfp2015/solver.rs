@@ -1,20 +1,26 @@
-//! A first solver for ICFP 2015: one unit at a time, every reachable lock position scored by
-//! board features (the Frictionless Bananas three plus holes and lines), the best one taken.
+//! The ICFP 2015 solver: a beam search over the lock positions of the known unit sequence,
+//! then each unit routed from its spawn to its lock spelling phrases of power (`route.rs`).
 //
-// Phrases: once a placement is chosen, each phrase of power is tried as a prefix of the unit's
-// path (new phrases first, for their +300): the phrase's commands must all move, and a BFS from
-// where they end must still reach the same locked cells; the first that works is kept. This
-// is the baseline the beam search and the phrase DP of part 2 build on. Every solution it
-// returns has been re-scored by the evaluator (`game::evaluate`).
+// A beam node is a board after k locks; its value is the sum of the placement values along its
+// path (the Frictionless Bananas features, covered cells, the move score, and the rows the unit
+// drops, where its route can spell). The width follows the time: before each layer it is what
+// the remaining beam time allows at the measured cost of one node. While time is left, whole
+// games are replayed with perturbed weights and the best kept. Every solution is re-scored by
+// the evaluator (`game::evaluate`).
 
-use super::commands::{decode, encode, Command};
-use super::game::{evaluate, Game, Outcome, Setup};
+use super::board::Board;
+use super::game::{evaluate, Game, Setup};
 use super::hex::{neighbour, Cell, Direction};
 use super::phrases::PhraseSet;
-use super::placement::{placements, Placement};
+use super::placement::lock_positions;
+use super::route::Scribe;
+use super::unit::{Pos, Unit};
 use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
-use std::time::Instant;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+use std::time::{Duration, Instant};
 
 /// Weights of the placement features; see `placement_value`.
 #[derive(Clone, Copy, Debug)]
@@ -24,6 +30,8 @@ pub struct Weights {
     pub row_fill: f64,
     pub neighbours: f64,
     pub covered: f64,
+    /// Per row the unit drops before it locks: the rows where the route can spell phrases.
+    pub drop: f64,
 }
 
 impl Default for Weights {
@@ -34,51 +42,16 @@ impl Default for Weights {
             row_fill: 1.0,
             neighbours: 2.0,
             covered: -6.0,
+            drop: 4.0,
         }
     }
 }
 
-/// Phrases spelled before one unit locks, at most.
-const MAX_PHRASES_PER_UNIT: usize = 32;
+/// Share of a game's time given to each attempt's beam search.
+const BEAM_SHARE: f64 = 0.45;
 
-impl Weights {
-    /// These weights, each scaled by a random factor in [0.5, 2].
-    pub fn perturbed(&self, rng: &mut Rng) -> Weights {
-        let mut scale = |w: f64| w * 2f64.powf(2.0 * rng.f64() - 1.0);
-        Weights {
-            points: scale(self.points),
-            depth: scale(self.depth),
-            row_fill: scale(self.row_fill),
-            neighbours: scale(self.neighbours),
-            covered: scale(self.covered),
-        }
-    }
-}
-
-/// Plays the game with the default weights, then again with perturbed ones while the time
-/// left allows a whole game (judged by the last one's duration); returns the best.
-pub fn play_restarts(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline) -> Played {
-    let mut rng = Rng::new((setup.problem.id as u64) << 32 | seed as u64);
-    let started = Instant::now();
-    let mut best = play_greedy(setup, seed, &Weights::default(), phrases, deadline);
-    let mut last = started.elapsed();
-    while deadline.remaining() > last.mul_f64(1.2) {
-        let weights = Weights::default().perturbed(&mut rng);
-        let started = Instant::now();
-        let played = play_greedy(
-            setup,
-            seed,
-            &weights,
-            phrases,
-            &Deadline::after(deadline.remaining()),
-        );
-        last = started.elapsed();
-        if played.score > best.score {
-            best = played;
-        }
-    }
-    best
-}
+/// Widest beam (bounds the memory of the layers kept for the way back).
+const MAX_WIDTH: usize = 4000;
 
 /// A solved game: the command string and what the evaluator gives it.
 #[derive(Clone, Debug)]
@@ -88,28 +61,25 @@ pub struct Played {
     pub locked: u32,
 }
 
-/// How good locking the falling unit at `p` is (higher is better).
-pub fn placement_value(game: &Game, p: &Placement, w: &Weights) -> f64 {
-    let unit = game.unit();
-    let board = game.board();
-    let cells = unit.cells(p.pos);
+/// How good locking `unit` at `pos` on `board` is (higher is better), and the rows it clears.
+pub fn placement_value(board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> (f64, u32) {
+    let cells = unit.cells(pos);
     let height = board.height() as f64;
     let filled = |c: Cell| !board.is_on_board(c) || board.get(c) || cells.contains(&c);
-    let mut after = board.clone();
-    let lines = after.lock(unit.shape(p.pos.orientation, p.pos.y), p.pos.x, p.pos.y);
-    let points = unit.size as f64 + 50.0 * (1.0 + lines as f64) * lines as f64;
-    let depth: f64 = cells.iter().map(|c| c.y as f64 / height).sum();
     let mut rows: Vec<i32> = cells.iter().map(|c| c.y).collect();
     rows.sort_unstable();
     rows.dedup();
-    let row_fill: f64 = rows
-        .iter()
-        .map(|&y| {
-            let taken = board.rows()[y as usize].count_ones() as usize
-                + cells.iter().filter(|c| c.y == y).count();
-            taken as f64 / board.width() as f64
-        })
-        .sum();
+    let mut lines = 0;
+    let mut row_fill = 0.0;
+    for &y in &rows {
+        let taken = board.rows()[y as usize].count_ones() as usize
+            + cells.iter().filter(|c| c.y == y).count();
+        lines += u32::from(taken == board.width());
+        row_fill += taken as f64 / board.width() as f64;
+    }
+    let points = unit.size as f64 + 50.0 * (1.0 + lines as f64) * lines as f64;
+    let depth: f64 = cells.iter().map(|c| c.y as f64 / height).sum();
+    let drop = cells.iter().map(|c| c.y).min().unwrap_or(0) as f64;
     let sides = [
         Direction::E,
         Direction::W,
@@ -128,69 +98,188 @@ pub fn placement_value(game: &Game, p: &Placement, w: &Weights) -> f64 {
         .flat_map(|&c| [neighbour(c, Direction::SE), neighbour(c, Direction::SW)])
         .filter(|&n| board.is_on_board(n) && !filled(n))
         .count() as f64;
-    w.points * points
+    let value = w.points * points
         + w.depth * depth
         + w.row_fill * row_fill
         + w.neighbours * neighbours
         + w.covered * covered
+        + w.drop * drop;
+    (value, lines)
 }
 
-/// Plays the whole game greedily (or until `deadline`, locking nothing more after it), and
-/// returns the commands with the evaluator's score.
-pub fn play_greedy(
+impl Weights {
+    /// These weights, each scaled by a random factor in [0.5, 2], and a drop weight in [0, 8].
+    pub fn perturbed(&self, rng: &mut Rng) -> Weights {
+        let mut scale = |w: f64| w * 2f64.powf(2.0 * rng.f64() - 1.0);
+        Weights {
+            points: scale(self.points),
+            depth: scale(self.depth),
+            row_fill: scale(self.row_fill),
+            neighbours: scale(self.neighbours),
+            covered: scale(self.covered),
+            drop: 8.0 * rng.f64(),
+        }
+    }
+}
+
+/// A board of the beam after some locks.
+struct Node {
+    board: Board,
+    value: f64,
+    move_score: u64,
+    prev_lines: u32,
+}
+
+/// The lock positions, one per unit of `order` while the game lasts, found by a beam search
+/// that ends by `deadline` (narrowing to one node when time is short).
+pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline) -> Vec<Pos> {
+    let phrase_guess = 3 * setup.height() as u64;
+    let mut layer = vec![Node {
+        board: setup.start.clone(),
+        value: 0.0,
+        move_score: 0,
+        prev_lines: 0,
+    }];
+    // Per layer k: each node's parent in layer k - 1 and the lock that made it.
+    let mut history: Vec<Vec<(u32, Pos)>> = Vec::new();
+    // The best game found: (merit, layer count, node index).
+    let mut best: (u64, usize, usize) = (0, 0, 0);
+    let started = Instant::now();
+    let mut expanded = 0u64;
+    for (k, &unit_index) in order.iter().enumerate() {
+        let unit = &setup.units[unit_index as usize];
+        let left = order.len() - k;
+        let width = if expanded == 0 {
+            1
+        } else {
+            let per_node = started.elapsed().as_secs_f64() / expanded as f64;
+            let per_layer = deadline.remaining().as_secs_f64() / left as f64;
+            ((per_layer / per_node) as usize).clamp(1, MAX_WIDTH)
+        };
+        let mut children: Vec<(f64, u32, Pos, u32)> = Vec::new();
+        for (i, node) in layer.iter().enumerate() {
+            expanded += 1;
+            let spawn = unit.spawn;
+            if !node
+                .board
+                .fits(unit.shape(spawn.orientation, spawn.y), spawn.x, spawn.y)
+            {
+                let merit = node.move_score + k as u64 * phrase_guess;
+                if merit > best.0 {
+                    best = (merit, k, i);
+                }
+                continue;
+            }
+            for pos in lock_positions(&node.board, unit, spawn) {
+                let (value, lines) = placement_value(&node.board, unit, pos, weights);
+                children.push((node.value + value, i as u32, pos, lines));
+            }
+        }
+        if children.is_empty() {
+            break;
+        }
+        children.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+        let mut next: Vec<Node> = Vec::with_capacity(width);
+        let mut links = Vec::with_capacity(width);
+        let mut seen: HashSet<u64> = HashSet::new();
+        for &(value, parent, pos, lines) in &children {
+            if next.len() == width {
+                break;
+            }
+            let from = &layer[parent as usize];
+            let mut board = from.board.clone();
+            board.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+            let mut hasher = DefaultHasher::new();
+            board.rows().hash(&mut hasher);
+            if !seen.insert(hasher.finish()) {
+                continue;
+            }
+            let points = unit.size as u64 + 50 * (1 + lines as u64) * lines as u64;
+            let bonus = if from.prev_lines > 1 {
+                (from.prev_lines as u64 - 1) * points / 10
+            } else {
+                0
+            };
+            next.push(Node {
+                board,
+                value,
+                move_score: from.move_score + points + bonus,
+                prev_lines: lines,
+            });
+            links.push((parent, pos));
+        }
+        layer = next;
+        history.push(links);
+    }
+    let done = history.len();
+    for (i, node) in layer.iter().enumerate() {
+        let merit = node.move_score + done as u64 * phrase_guess;
+        if merit > best.0 {
+            best = (merit, done, i);
+        }
+    }
+    let (_, layers, mut index) = best;
+    let mut locks = Vec::with_capacity(layers);
+    for links in history[..layers].iter().rev() {
+        let (parent, pos) = links[index];
+        locks.push(pos);
+        index = parent as usize;
+    }
+    locks.reverse();
+    locks
+}
+
+/// Plans the game with a beam search and routes each unit to its lock spelling phrases; then
+/// again with perturbed weights while the time left allows a whole attempt. Returns the best
+/// game, re-scored by the evaluator.
+pub fn solve(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline) -> Played {
+    let mut rng = Rng::new((setup.problem.id as u64) << 32 | seed as u64);
+    let beam_time = deadline.remaining().mul_f64(BEAM_SHARE);
+    let mut weights = Weights::default();
+    let mut best: Option<Played> = None;
+    let mut this_beam = beam_time;
+    loop {
+        let (played, route_time) = attempt(setup, seed, phrases, &weights, this_beam, deadline);
+        if best.as_ref().is_none_or(|b| played.score > b.score) {
+            best = Some(played);
+        }
+        // Another attempt needs its routes' time and some beam time on top.
+        let spare = deadline.remaining().saturating_sub(route_time.mul_f64(1.3));
+        if spare < beam_time.mul_f64(0.2) {
+            break;
+        }
+        this_beam = beam_time.min(spare);
+        weights = Weights::default().perturbed(&mut rng);
+    }
+    best.expect("at least one attempt")
+}
+
+/// One game: a beam search of at most `beam_time`, then the routes (spelling while `deadline`
+/// allows); the game re-scored by the evaluator, and how long the routes took.
+fn attempt(
     setup: &Setup,
     seed: u32,
-    weights: &Weights,
     phrases: &PhraseSet,
+    weights: &Weights,
+    beam_time: Duration,
     deadline: &Deadline,
-) -> Played {
+) -> (Played, Duration) {
     let mut game = Game::new(setup, seed);
-    let spelled: Vec<(String, Vec<Command>)> = phrases
-        .phrases()
-        .iter()
-        .filter_map(|p| {
-            decode(p)
-                .ok()
-                .filter(|c| !c.is_empty())
-                .map(|c| (p.to_lowercase(), c))
-        })
-        .collect();
-    let mut used = vec![false; spelled.len()];
-    let mut text = String::new();
-    let units = setup.problem.source_length.max(1) as f64;
-    while !game.is_over() && !deadline.expired() {
-        let options = placements(&game);
-        let Some(best) = options
-            .iter()
-            .map(|p| (placement_value(&game, p, weights), p))
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, p)| p)
-        else {
+    let order = game.order().to_vec();
+    let locks = plan(setup, &order, weights, &Deadline::after(beam_time));
+    let route_started = Instant::now();
+    let mut scribe = Scribe::new(phrases);
+    for (k, &lock) in locks.iter().enumerate() {
+        if game.is_over() {
             break;
-        };
-        // Phrases, as many in a row as fit, while the game keeps to its share of the time.
-        let mut rest = best.path.clone();
-        let mut here = game.clone();
-        for _ in 0..MAX_PHRASES_PER_UNIT {
-            if deadline.fraction_used() >= (game.locked() + 1) as f64 / units {
-                break;
-            }
-            let Some((index, path)) = with_a_phrase(&here, best, &spelled, &used) else {
-                break;
-            };
-            used[index] = true;
-            text.push_str(&spelled[index].0);
-            for &c in &spelled[index].1 {
-                here.step(c);
-            }
-            rest = path;
         }
-        text.push_str(&encode(&rest));
-        for &c in &rest {
-            here.step(c);
-        }
-        game = here;
+        // Spelling stops only when the game's time is up (with a margin for the evaluation),
+        // except on the first unit, which can collect each phrase's +300.
+        let spell = k == 0 || deadline.fraction_used() < 0.97;
+        scribe.route(&mut game, lock, spell);
     }
+    let route_time = route_started.elapsed();
+    let text = scribe.into_text();
     let scored =
         evaluate(setup, seed as u64, &text, phrases).expect("the seed comes from the problem");
     assert!(
@@ -198,66 +287,26 @@ pub fn play_greedy(
         "the solver produced an invalid solution: {:?}",
         scored.error
     );
-    Played {
+    let played = Played {
         commands: text,
         score: scored.score,
         locked: scored.locked,
-    }
+    };
+    (played, route_time)
 }
 
-/// A phrase (its index) and the commands after it that lock the falling unit on the same cells
-/// as `target`, if one can be spelled first; unused phrases are tried first, longest first.
-fn with_a_phrase(
-    game: &Game,
-    target: &Placement,
-    spelled: &[(String, Vec<Command>)],
-    used: &[bool],
-) -> Option<(usize, Vec<Command>)> {
-    let unit = game.unit();
-    let cells_of = |pos| {
-        let mut cells = unit.cells(pos);
-        cells.sort_by_key(|c| (c.y, c.x));
-        cells
-    };
-    let goal = cells_of(target.pos);
-    let mut order: Vec<usize> = (0..spelled.len()).collect();
-    order.sort_by_key(|&i| (used[i], std::cmp::Reverse(spelled[i].1.len())));
-    for i in order {
-        let mut trial = game.clone();
-        if !spelled[i]
-            .1
-            .iter()
-            .all(|&c| trial.step(c) == Outcome::Moved)
-        {
-            continue;
-        }
-        let Some(rest) = placements(&trial)
-            .into_iter()
-            .find(|p| cells_of(p.pos) == goal)
-        else {
-            continue;
-        };
-        // The BFS path is valid on its own; with the phrase before it, replay to be sure no
-        // position repeats within a row.
-        let mut check = trial.clone();
-        let (last, moves) = rest.path.split_last()?;
-        if moves.iter().all(|&c| check.step(c) == Outcome::Moved)
-            && matches!(check.step(*last), Outcome::Locked { .. })
-        {
-            return Some((i, rest.path));
-        }
-    }
-    None
+/// [`solve`] with a time limit instead of a deadline.
+pub fn solve_within(setup: &Setup, seed: u32, phrases: &PhraseSet, time: Duration) -> Played {
+    solve(setup, seed, phrases, &Deadline::after(time))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::icfp2015::problem::Problem;
-    use std::time::Duration;
 
     #[test]
-    fn greedy_solutions_are_valid_and_score() {
+    fn solutions_are_valid_and_score() {
         for id in [0, 1, 2, 6] {
             let path = format!(
                 "{}/data/icfp2015/problems/problem_{id}.json",
@@ -265,13 +314,11 @@ mod tests {
             );
             let setup = Setup::new(Problem::parse(&std::fs::read(&path).unwrap(), &path).unwrap());
             let seed = setup.problem.source_seeds[0];
-            let deadline = Deadline::after(Duration::from_secs(60));
-            let played = play_greedy(
+            let played = solve_within(
                 &setup,
                 seed,
-                &Weights::default(),
                 &PhraseSet::known(),
-                &deadline,
+                Duration::from_millis(300),
             );
             let again =
                 evaluate(&setup, seed as u64, &played.commands, &PhraseSet::known()).unwrap();

@@ -1,0 +1,557 @@
+//! Phrases of power along each unit's path: from the spawn, spell phrases (new ones first, then
+//! the most points per row of descent) while the chosen lock stays reachable, then go there.
+//
+// Positions are (pivot, canonical orientation). A BFS on the reversed moves gives each
+// position's distance to the lock (ignoring the history rule). At each step the route takes the
+// best phrase (after at most one connecting command) that ends where the lock is still
+// reachable, valued in points per row over it and the best word that can follow it without a
+// repeated position (a table per unit); a phrase whose last command locks the unit right at
+// the lock ends the route. When none fits it takes one command closer to the lock, descents
+// first, and looks again. The history rule is followed exactly; the final leg is a BFS that
+// avoids the current row's history, and when it fails the phrases spelled are taken back one
+// at a time.
+
+use super::commands::{decode, Command};
+use super::game::{target, Game, Outcome};
+use super::phrases::PhraseSet;
+use super::placement::Grid;
+use super::unit::Pos;
+use std::collections::HashMap;
+
+/// Text that can be appended to spell a phrase: a phrase, or the rest of one after its
+/// longest border (`" ia!"` continues `"ia! ia!"`).
+#[derive(Clone, Debug)]
+struct Word {
+    bytes: Vec<u8>,
+    commands: Vec<Command>,
+    /// How many of the commands are SW or SE.
+    descents: u32,
+}
+
+impl Word {
+    fn new(bytes: Vec<u8>, commands: Vec<Command>) -> Word {
+        let descents = commands.iter().filter(|c| c.descends()).count() as u32;
+        Word {
+            bytes,
+            commands,
+            descents,
+        }
+    }
+}
+
+/// `follows[a * words.len() + b]`: whether spelling word b right after word a repeats no
+/// position, on a board without walls (`canonical` gives the unit's orientation classes).
+fn follow_table(words: &[Word], canonical: &dyn Fn(Pos) -> Pos) -> Vec<bool> {
+    let origin = Pos {
+        x: 0,
+        y: 0,
+        orientation: 0,
+    };
+    let mut table = Vec::with_capacity(words.len() * words.len());
+    for a in words {
+        for b in words {
+            let mut pos = origin;
+            let mut row = vec![origin];
+            let fine = a.commands.iter().chain(&b.commands).all(|&c| {
+                pos = canonical(target(pos, c));
+                if c.descends() {
+                    row.clear();
+                } else if row.contains(&pos) {
+                    return false;
+                }
+                row.push(pos);
+                true
+            });
+            table.push(fine);
+        }
+    }
+    table
+}
+
+/// The command text of a game so far and the phrase automaton over it.
+#[derive(Clone, Debug)]
+pub struct Scribe<'p> {
+    phrases: &'p PhraseSet,
+    words: Vec<Word>,
+    /// Per unit index: `follows[a * words + b]`, whether word b can be spelled right after
+    /// word a without a repeated position (on an open board).
+    follows: HashMap<usize, Vec<bool>>,
+    state: u32,
+    counts: Vec<u64>,
+    text: Vec<u8>,
+}
+
+/// Where the unit is while spelling: its position, the positions of its current row, the
+/// automaton and the text length (a point to return to).
+#[derive(Clone, Debug)]
+struct Mark {
+    pos: Pos,
+    row: Vec<Pos>,
+    state: u32,
+    counts: Vec<u64>,
+    text_len: usize,
+    commands: usize,
+}
+
+impl<'p> Scribe<'p> {
+    pub fn new(phrases: &'p PhraseSet) -> Scribe<'p> {
+        let mut words = Vec::new();
+        for phrase in phrases.phrases() {
+            let lower = phrase.to_lowercase();
+            let Ok(commands) = decode(&lower) else {
+                continue;
+            };
+            if commands.is_empty() || !lower.is_ascii() {
+                continue;
+            }
+            let bytes = lower.into_bytes();
+            let border = (1..bytes.len())
+                .rev()
+                .find(|&k| bytes[..k] == bytes[bytes.len() - k..])
+                .unwrap_or(0);
+            if border > 0 {
+                let rest = &bytes[border..];
+                if let Ok(rest_commands) = decode(std::str::from_utf8(rest).unwrap_or("#")) {
+                    if !rest_commands.is_empty() {
+                        words.push(Word::new(rest.to_vec(), rest_commands));
+                    }
+                }
+            }
+            words.push(Word::new(bytes, commands));
+        }
+        Scribe {
+            phrases,
+            words,
+            follows: HashMap::new(),
+            state: PhraseSet::START,
+            counts: vec![0; phrases.len()],
+            text: Vec::new(),
+        }
+    }
+
+    /// The commands written so far.
+    pub fn text(&self) -> &str {
+        std::str::from_utf8(&self.text).expect("command characters are ASCII")
+    }
+
+    pub fn into_text(self) -> String {
+        String::from_utf8(self.text).expect("command characters are ASCII")
+    }
+
+    /// Power points of reading `bytes` from `state` (counting the +300 of phrases not in
+    /// `counts` yet), and the state after.
+    fn gain(&self, state: u32, bytes: &[u8], counts: &[u64]) -> (u64, u32) {
+        self.gain_with(state, bytes, Some(counts))
+    }
+
+    /// [`Self::gain`], without the +300s when `counts` is `None`.
+    fn gain_with(&self, mut state: u32, bytes: &[u8], counts: Option<&[u64]>) -> (u64, u32) {
+        let mut gain = 0;
+        let mut fresh: Vec<u32> = Vec::new();
+        for &b in bytes {
+            state = self.phrases.advance(state, b);
+            for &p in self.phrases.ends_at(state) {
+                gain += 2 * self.phrases.phrase_len(p as usize) as u64;
+                if counts.is_some_and(|n| n[p as usize] == 0) && !fresh.contains(&p) {
+                    fresh.push(p);
+                    gain += 300;
+                }
+            }
+        }
+        (gain, state)
+    }
+
+    /// Appends `byte`, updating the automaton and the counts.
+    fn write(&mut self, byte: u8) {
+        self.state = self.phrases.advance(self.state, byte);
+        for &p in self.phrases.ends_at(self.state) {
+            self.counts[p as usize] += 1;
+        }
+        self.text.push(byte);
+    }
+
+    /// Writes `command` with the character that scores most, else goes deepest into a phrase.
+    fn write_command(&mut self, command: Command) {
+        let best = command
+            .characters()
+            .bytes()
+            .max_by_key(|&b| {
+                let (gain, state) = self.gain(self.state, &[b], &self.counts);
+                (gain, self.phrases.depth(state))
+            })
+            .expect("every command has characters");
+        self.write(best);
+    }
+
+    /// Moves the falling unit of `game` (just spawned) to lock at `goal`, spelling phrases on
+    /// the way while `spell` holds; the game steps through every command written.
+    pub fn route(&mut self, game: &mut Game, goal: Pos, spell: bool) {
+        let unit = game.unit();
+        let board = game.board();
+        let canonical = |pos: Pos| Pos {
+            orientation: unit.canonical[pos.orientation as usize],
+            ..pos
+        };
+        let fits = |pos: Pos| board.fits(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+        let grid = Grid::new(unit, board);
+        let goal = canonical(goal);
+        let start = canonical(game.pos());
+        let dist = if spell {
+            distances_to(&grid, goal, &fits, &canonical)
+        } else {
+            Vec::new()
+        };
+        let dist_of = |pos: Pos| grid.index(pos).map_or(UNREACHED, |i| dist[i]);
+        let words = self.words.len();
+        if spell && !self.follows.contains_key(&game.unit_index()) {
+            let table = follow_table(&self.words, &canonical);
+            self.follows.insert(game.unit_index(), table);
+        }
+        let follows = self
+            .follows
+            .get(&game.unit_index())
+            .cloned()
+            .unwrap_or_default();
+        let mut commands: Vec<Command> = Vec::new();
+        let mut here = Mark {
+            pos: start,
+            row: vec![start],
+            state: self.state,
+            counts: self.counts.clone(),
+            text_len: self.text.len(),
+            commands: 0,
+        };
+        let mut marks: Vec<Mark> = Vec::new();
+        // Moves `mark` by `c`, following the history rule; false if the unit would lock or repeat.
+        let step = |mark: &mut Mark, c: Command| -> bool {
+            let next = canonical(target(mark.pos, c));
+            if !fits(next) {
+                return false;
+            }
+            if c.descends() {
+                mark.row.clear();
+            } else if mark.row.contains(&next) {
+                return false;
+            }
+            mark.row.push(next);
+            mark.pos = next;
+            true
+        };
+        let mut spelling = spell && dist_of(start) != UNREACHED;
+        let mut finished = false;
+        while spelling {
+            // The best (gain per row of descent, connector, word) from here.
+            let mut best: Option<(f64, Option<Command>, usize, bool)> = None;
+            let connectors = std::iter::once(None).chain(Command::ALL.map(Some));
+            for connector in connectors {
+                let mut after = here.clone();
+                let mut descents = 0;
+                let mut state = here.state;
+                if let Some(c) = connector {
+                    if !step(&mut after, c) || dist_of(after.pos) == UNREACHED {
+                        continue;
+                    }
+                    descents += u32::from(c.descends());
+                    let b = self.best_byte(c, state, &here.counts);
+                    state = self.phrases.advance(state, b);
+                }
+                for (w, word) in self.words.iter().enumerate() {
+                    let (gain, end) = self.gain(state, &word.bytes, &here.counts);
+                    if gain == 0 {
+                        continue;
+                    }
+                    // The word moves the unit; a word whose last command locks it right at
+                    // the goal ends the route.
+                    let mut trial = after.clone();
+                    let (&last, moves) = word.commands.split_last().expect("words are not empty");
+                    if !moves.iter().all(|&c| step(&mut trial, c)) {
+                        continue;
+                    }
+                    let locks = trial.pos == goal && !fits(canonical(target(goal, last)));
+                    if !locks && (!step(&mut trial, last) || dist_of(trial.pos) == UNREACHED) {
+                        continue;
+                    }
+                    let rows = descents
+                        + moves.iter().filter(|c| c.descends()).count() as u32
+                        + u32::from(!locks && last.descends());
+                    // Points per row over this word and the best word that can follow it
+                    // directly (else one row more, for a connecting descent).
+                    let next = (0..words)
+                        .filter(|&v| !locks && follows[w * words + v])
+                        .filter_map(|v| {
+                            let (more, _) = self.gain_with(end, &self.words[v].bytes, None);
+                            let rows = self.words[v].descents as f64;
+                            (more > 0).then(|| (more as f64, rows.max(0.5)))
+                        })
+                        .max_by(|a, b| (a.0 / a.1).total_cmp(&(b.0 / b.1)));
+                    let (more, more_rows) = next.unwrap_or((0.0, if locks { 0.0 } else { 1.0 }));
+                    let value = (gain as f64 + more) / (rows as f64 + more_rows).max(0.5);
+                    if best.is_none_or(|b| value > b.0) {
+                        best = Some((value, connector, w, locks));
+                    }
+                }
+            }
+            if let Some((_, connector, w, locks)) = best {
+                marks.push(here.clone());
+                let word = self.words[w].clone();
+                if let Some(c) = connector {
+                    step(&mut here, c);
+                    self.write_command(c);
+                    commands.push(c);
+                }
+                for (&c, &b) in word.commands.iter().zip(&word.bytes) {
+                    step(&mut here, c);
+                    self.write(b);
+                    commands.push(c);
+                }
+                if locks {
+                    finished = true;
+                    break;
+                }
+            } else {
+                // No phrase from here: one move closer to the lock (down first, for a fresh
+                // row), then look again.
+                let order = [
+                    Command::SW,
+                    Command::SE,
+                    Command::W,
+                    Command::E,
+                    Command::CW,
+                    Command::CCW,
+                ];
+                let closer = order.into_iter().find(|&c| {
+                    let next = canonical(target(here.pos, c));
+                    dist_of(next) < dist_of(here.pos) && (c.descends() || !here.row.contains(&next))
+                });
+                match closer {
+                    Some(c) => {
+                        step(&mut here, c);
+                        self.write_command(c);
+                        commands.push(c);
+                    }
+                    None => spelling = false,
+                }
+            }
+            here.state = self.state;
+            here.counts.clone_from(&self.counts);
+            here.text_len = self.text.len();
+            here.commands = commands.len();
+        }
+        if !finished {
+            // The last leg; when the row's history blocks it, take phrases back.
+            let last_leg = loop {
+                if let Some(path) = bfs(&grid, here.pos, goal, &here.row, &fits, &canonical) {
+                    break path;
+                }
+                here = marks
+                    .pop()
+                    .expect("the unit reaches its lock from the spawn");
+            };
+            self.text.truncate(here.text_len);
+            self.state = here.state;
+            self.counts = here.counts;
+            commands.truncate(here.commands);
+            for &c in &last_leg {
+                self.write_command(c);
+                commands.push(c);
+            }
+        }
+        let (lock, moves) = commands.split_last().expect("a path ends with its lock");
+        for &c in moves {
+            let outcome = game.step(c);
+            debug_assert_eq!(outcome, Outcome::Moved);
+        }
+        let outcome = game.step(*lock);
+        debug_assert!(matches!(outcome, Outcome::Locked { .. }));
+    }
+
+    fn best_byte(&self, command: Command, state: u32, counts: &[u64]) -> u8 {
+        command
+            .characters()
+            .bytes()
+            .max_by_key(|&b| {
+                let (gain, next) = self.gain(state, &[b], counts);
+                (gain, self.phrases.depth(next))
+            })
+            .expect("every command has characters")
+    }
+}
+
+/// Distance of a grid position that cannot reach the goal.
+const UNREACHED: u32 = u32::MAX;
+
+/// Commands from each grid position to `goal` (ignoring the history rule), by a BFS on the
+/// reversed moves; `UNREACHED` where it cannot be reached.
+fn distances_to(
+    grid: &Grid,
+    goal: Pos,
+    fits: &dyn Fn(Pos) -> bool,
+    canonical: &dyn Fn(Pos) -> Pos,
+) -> Vec<u32> {
+    let mut dist = vec![UNREACHED; grid.len()];
+    let Some(first) = grid.index(goal) else {
+        return dist;
+    };
+    dist[first] = 0;
+    let mut queue = vec![goal];
+    let mut head = 0;
+    while head < queue.len() {
+        let here = queue[head];
+        head += 1;
+        let d = dist[grid.index(here).expect("queued positions are on the grid")] + 1;
+        for c in Command::ALL {
+            // Every position that `c` takes to `here`: the same pivot in any orientation for a
+            // turn; for a move, the pivot one step back (its column change depends on the
+            // parity of the row it starts from).
+            let mut sources = [here; 6];
+            let count = if matches!(c, Command::CW | Command::CCW) {
+                for (o, source) in sources.iter_mut().enumerate() {
+                    source.orientation = o as u8;
+                }
+                6
+            } else {
+                let y = here.y - i32::from(c.descends());
+                let from_origin = target(
+                    Pos {
+                        x: 0,
+                        y,
+                        orientation: here.orientation,
+                    },
+                    c,
+                );
+                sources[0] = Pos {
+                    x: here.x - from_origin.x,
+                    y,
+                    orientation: here.orientation,
+                };
+                1
+            };
+            for &from in &sources[..count] {
+                if canonical(from) != from || canonical(target(from, c)) != here {
+                    continue;
+                }
+                if let Some(i) = grid.index(from) {
+                    if dist[i] == UNREACHED && fits(from) {
+                        dist[i] = d;
+                        queue.push(from);
+                    }
+                }
+            }
+        }
+    }
+    dist
+}
+
+/// A shortest path from `start` that locks at `goal` (its last command locks), not entering
+/// the positions of `row` (the current row's history) before it descends.
+fn bfs(
+    grid: &Grid,
+    start: Pos,
+    goal: Pos,
+    row: &[Pos],
+    fits: &dyn Fn(Pos) -> bool,
+    canonical: &dyn Fn(Pos) -> Pos,
+) -> Option<Vec<Command>> {
+    const NONE: u32 = u32::MAX;
+    let mut parent = vec![NONE; grid.len()];
+    let first = grid.index(start)?;
+    parent[first] = first as u32 * 8 + 7;
+    for &p in row {
+        if let Some(i) = grid.index(p) {
+            if i != first {
+                parent[i] = i as u32 * 8 + 7;
+            }
+        }
+    }
+    let mut queue = vec![start];
+    let mut head = 0;
+    while head < queue.len() {
+        let here = queue[head];
+        head += 1;
+        let i = grid.index(here).expect("queued positions are on the grid");
+        if here == goal {
+            let lock = Command::ALL
+                .into_iter()
+                .find(|&c| !fits(canonical(target(here, c))))?;
+            let mut path = vec![lock];
+            let mut at = i;
+            while at != first {
+                let link = parent[at];
+                path.push(Command::from_index((link % 8) as u8));
+                at = (link / 8) as usize;
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for c in Command::ALL {
+            let next = canonical(target(here, c));
+            let Some(j) = grid.index(next) else {
+                continue;
+            };
+            if parent[j] == NONE && fits(next) {
+                parent[j] = i as u32 * 8 + c as u32;
+                queue.push(next);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::icfp2015::game::{evaluate, Setup};
+    use crate::icfp2015::placement::placements;
+    use crate::icfp2015::problem::Problem;
+
+    fn setup(id: usize) -> Setup {
+        let path = format!(
+            "{}/data/icfp2015/problems/problem_{id}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        Setup::new(Problem::parse(&std::fs::read(&path).unwrap(), &path).unwrap())
+    }
+
+    /// Routing every unit to its deepest lock: each lands on exactly the chosen cells, the
+    /// text is valid, and repeated phrases score more than one use of each.
+    #[test]
+    fn routes_lock_where_asked_and_repeat_phrases() {
+        let phrases = PhraseSet::known();
+        for id in [0, 3, 6, 14] {
+            let setup = setup(id);
+            let seed = setup.problem.source_seeds[0];
+            let mut game = Game::new(&setup, seed);
+            let mut scribe = Scribe::new(&phrases);
+            for _ in 0..20 {
+                if game.is_over() {
+                    break;
+                }
+                let goal = placements(&game)
+                    .into_iter()
+                    .max_by_key(|p| p.pos.y)
+                    .unwrap()
+                    .pos;
+                let mut cells = game.unit().cells(goal);
+                cells.sort_by_key(|c| (c.y, c.x));
+                let locked_before = game.locked();
+                let board_before = game.board().clone();
+                scribe.route(&mut game, goal, true);
+                assert_eq!(game.locked(), locked_before + 1, "problem {id}");
+                let mut expected = board_before;
+                let unit_cells = cells.clone();
+                for c in unit_cells {
+                    expected.set(c);
+                }
+                // Without cleared rows the board is the old one plus the unit's cells.
+                if game.prev_lines() == 0 {
+                    assert_eq!(game.board(), &expected, "problem {id}");
+                }
+            }
+            let scored = evaluate(&setup, seed as u64, scribe.text(), &phrases).unwrap();
+            assert_eq!(scored.error, None, "problem {id}");
+            let uses: u64 = scored.counts.iter().sum();
+            let distinct = scored.counts.iter().filter(|&&n| n > 0).count() as u64;
+            assert!(uses > distinct, "problem {id}: {:?}", scored.counts);
+        }
+    }
+}

@@ -31,13 +31,7 @@ fn write_dictionary(out: &std::path::Path) {
         bananagrams::to_bytes(&bananagrams::compile(&words)),
     )
     .expect("write the DAWG");
-    let mut list = Vec::new();
-    let mut offsets = Vec::with_capacity(words.len() + 1);
-    for word in &words {
-        offsets.push(list.len() as u32);
-        list.extend_from_slice(word);
-    }
-    offsets.push(list.len() as u32);
+    let (list, offsets) = bananagrams::word_list(&words);
     fs::write(out.join("bananagrams_enable.words"), list).expect("write the word list");
     fs::write(
         out.join("bananagrams_enable.offsets"),

@@ -192,6 +192,19 @@ fn flatten(states: &[State], words: usize, longest: usize) -> Vec<u32> {
     image
 }
 
+/// The words joined (no separators) and the offset of each word, plus the end: word i is
+/// `text[offsets[i]..offsets[i + 1]]`; the validator's binary-searchable form.
+pub fn word_list(words: &[Vec<u8>]) -> (Vec<u8>, Vec<u32>) {
+    let mut text = Vec::new();
+    let mut offsets = Vec::with_capacity(words.len() + 1);
+    for word in words {
+        offsets.push(text.len() as u32);
+        text.extend_from_slice(word);
+    }
+    offsets.push(text.len() as u32);
+    (text, offsets)
+}
+
 /// The image as native-endian bytes, as `build.rs` writes it for `include_bytes!`.
 pub fn to_bytes(image: &[u32]) -> Vec<u8> {
     image.iter().flat_map(|w| w.to_ne_bytes()).collect()

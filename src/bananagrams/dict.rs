@@ -81,13 +81,7 @@ impl Lexicon {
     pub fn from_list(text: &[u8]) -> Result<Lexicon, ListError> {
         let words = compiler::parse_list(text)?;
         let image: &'static [u32] = Vec::leak(compiler::compile(&words));
-        let mut joined = Vec::new();
-        let mut offsets = Vec::with_capacity(words.len() + 1);
-        for word in &words {
-            offsets.push(joined.len() as u32);
-            joined.extend_from_slice(word);
-        }
-        offsets.push(joined.len() as u32);
+        let (joined, offsets) = compiler::word_list(&words);
         Ok(Lexicon {
             dawg: Dawg::from_image(image).expect("the compiler writes a valid DAWG"),
             list: WordList {

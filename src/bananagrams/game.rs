@@ -113,6 +113,20 @@ pub struct GameResult {
 }
 
 impl GameResult {
+    /// A game with nothing played yet, hung until it ends otherwise.
+    fn hung() -> GameResult {
+        GameResult {
+            outcome: Outcome::Hung,
+            rotten: Vec::new(),
+            peels: 0,
+            dumps: 0,
+            actions: 0,
+            time: 0,
+            log: Vec::new(),
+            final_grids: Vec::new(),
+        }
+    }
+
     pub fn winner(&self) -> Option<usize> {
         match self.outcome {
             Outcome::Won { player, .. } => Some(player),
@@ -211,16 +225,7 @@ fn play_on_clock(setup: &Setup, spec: &GameSpec, players: &mut [Box<dyn Player>]
     // the player with the longer actions, the one whose peels land later: the earlier clock
     // gave Podium 99.5% against TwoLetterStranding in simulation and 38% threaded.)
     let mut in_flight: Vec<Vec<(u64, Tiles)>> = vec![Vec::new(); seats];
-    let mut result = GameResult {
-        outcome: Outcome::Hung,
-        rotten: Vec::new(),
-        peels: 0,
-        dumps: 0,
-        actions: 0,
-        time: 0,
-        log: Vec::new(),
-        final_grids: Vec::new(),
-    };
+    let mut result = GameResult::hung();
     let log = |result: &mut GameResult, time: u64, player: usize, event: Event| {
         if spec.log {
             result.log.push(LogEntry {
@@ -453,16 +458,7 @@ pub fn play_threaded(setup: &Setup, spec: &GameSpec) -> GameResult {
         version: 0,
         waiting_at: vec![None; seats],
         outcome: None,
-        result: GameResult {
-            outcome: Outcome::Hung,
-            rotten: Vec::new(),
-            peels: 0,
-            dumps: 0,
-            actions: 0,
-            time: 0,
-            log: Vec::new(),
-            final_grids: Vec::new(),
-        },
+        result: GameResult::hung(),
         sequence: 0,
         log: spec.log,
     });

@@ -19,6 +19,17 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// The setup of a qualifier problem from `data/icfp2015/problems`, for unit tests.
+    #[cfg(test)]
+    pub(crate) fn bundled(id: usize) -> Setup {
+        let path = format!(
+            "{}/data/icfp2015/problems/problem_{id}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let bytes = std::fs::read(&path).expect("bundled problem");
+        Setup::new(Problem::parse(&bytes, &path).expect("bundled problems parse"))
+    }
+
     pub fn new(problem: Problem) -> Setup {
         let units: Vec<Unit> = problem
             .units

@@ -200,14 +200,9 @@ pub fn lock_positions(board: &Board, unit: &Unit, start: Pos) -> Vec<Pos> {
 mod tests {
     use super::*;
     use crate::icfp2015::game::{Outcome, Setup};
-    use crate::icfp2015::problem::Problem;
 
     fn setup(id: usize) -> Setup {
-        let path = format!(
-            "{}/data/icfp2015/problems/problem_{id}.json",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        Setup::new(Problem::parse(&std::fs::read(&path).unwrap(), &path).unwrap())
+        Setup::bundled(id)
     }
 
     /// Replays every placement of the first units of several problems: each path must move

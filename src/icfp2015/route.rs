@@ -502,14 +502,9 @@ mod tests {
     use super::*;
     use crate::icfp2015::game::{evaluate, Setup};
     use crate::icfp2015::placement::placements;
-    use crate::icfp2015::problem::Problem;
 
     fn setup(id: usize) -> Setup {
-        let path = format!(
-            "{}/data/icfp2015/problems/problem_{id}.json",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        Setup::new(Problem::parse(&std::fs::read(&path).unwrap(), &path).unwrap())
+        Setup::bundled(id)
     }
 
     /// Routing every unit to its deepest lock: each lands on exactly the chosen cells, the

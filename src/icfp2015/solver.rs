@@ -303,16 +303,11 @@ pub fn solve_within(setup: &Setup, seed: u32, phrases: &PhraseSet, time: Duratio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::problem::Problem;
 
     #[test]
     fn solutions_are_valid_and_score() {
         for id in [0, 1, 2, 6] {
-            let path = format!(
-                "{}/data/icfp2015/problems/problem_{id}.json",
-                env!("CARGO_MANIFEST_DIR")
-            );
-            let setup = Setup::new(Problem::parse(&std::fs::read(&path).unwrap(), &path).unwrap());
+            let setup = Setup::bundled(id);
             let seed = setup.problem.source_seeds[0];
             let played = solve_within(
                 &setup,

@@ -6,10 +6,10 @@
 // best phrase (after at most one connecting command) that ends where the lock is still
 // reachable, valued in points per row over it and the best word that can follow it without a
 // repeated position (a table per unit); a phrase whose last command locks the unit right at
-// the lock ends the route. When none fits it takes one command closer to the lock, descents
-// first, and looks again. The history rule is followed exactly; the final leg is a BFS that
-// avoids the current row's history, and when it fails the phrases spelled are taken back one
-// at a time.
+// the lock ends the route. When none fits it takes one command closer to the lock, sideways
+// first (a descent spends a row phrases could use), and looks again. The history rule is
+// followed exactly; the final leg is a BFS that avoids the current row's history, and when it
+// fails the phrases spelled are taken back one at a time.
 
 use super::commands::{decode, Command};
 use super::game::{target, Game, Outcome};
@@ -309,15 +309,15 @@ impl<'p> Scribe<'p> {
                     break;
                 }
             } else {
-                // No phrase from here: one move closer to the lock (down first, for a fresh
-                // row), then look again.
+                // No phrase from here: one move closer to the lock (sideways or turning first,
+                // since a descent spends a row that phrases could use), then look again.
                 let order = [
-                    Command::SW,
-                    Command::SE,
                     Command::W,
                     Command::E,
                     Command::CW,
                     Command::CCW,
+                    Command::SW,
+                    Command::SE,
                 ];
                 let closer = order.into_iter().find(|&c| {
                     let next = canonical(target(here.pos, c));

@@ -5,7 +5,8 @@
 // path (the Frictionless Bananas features, covered cells, the move score, and the rows the unit
 // drops, where its route can spell). The width follows the time: before each layer it is what
 // the remaining beam time allows at the measured cost of one node. While time is left, whole
-// games are replayed with perturbed weights and the best kept. Every solution is re-scored by
+// games are replayed with other weights (a stack-height term, then a line bonus, then random
+// perturbations) and the best kept. Every solution is re-scored by
 // the evaluator (`game::evaluate`).
 
 use super::board::Board;
@@ -32,6 +33,10 @@ pub struct Weights {
     pub covered: f64,
     /// Per row the unit drops before it locks: the rows where the route can spell phrases.
     pub drop: f64,
+    /// Per row between the board's top and its highest filled cell after the lock.
+    pub stack: f64,
+    /// Per row the lock clears, on top of its points.
+    pub lines: f64,
 }
 
 impl Default for Weights {
@@ -43,6 +48,8 @@ impl Default for Weights {
             neighbours: 2.0,
             covered: -6.0,
             drop: 4.0,
+            stack: 0.0,
+            lines: 0.0,
         }
     }
 }
@@ -98,7 +105,15 @@ pub fn placement_value(board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> (f6
         .flat_map(|&c| [neighbour(c, Direction::SE), neighbour(c, Direction::SW)])
         .filter(|&n| board.is_on_board(n) && !filled(n))
         .count() as f64;
+    let top = board
+        .rows()
+        .iter()
+        .position(|&r| r != 0)
+        .unwrap_or(board.height()) as i32;
+    let top = cells.iter().map(|c| c.y).min().unwrap_or(top).min(top) + lines as i32;
     let value = w.points * points
+        + w.stack * top as f64
+        + w.lines * lines as f64
         + w.depth * depth
         + w.row_fill * row_fill
         + w.neighbours * neighbours
@@ -110,6 +125,7 @@ pub fn placement_value(board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> (f6
 impl Weights {
     /// These weights, each scaled by a random factor in [0.5, 2], and a drop weight in [0, 8].
     pub fn perturbed(&self, rng: &mut Rng) -> Weights {
+        let drop = 8.0 * rng.f64();
         let mut scale = |w: f64| w * 2f64.powf(2.0 * rng.f64() - 1.0);
         Weights {
             points: scale(self.points),
@@ -117,7 +133,9 @@ impl Weights {
             row_fill: scale(self.row_fill),
             neighbours: scale(self.neighbours),
             covered: scale(self.covered),
-            drop: 8.0 * rng.f64(),
+            drop,
+            stack: scale(self.stack),
+            lines: scale(self.lines),
         }
     }
 }
@@ -238,6 +256,7 @@ pub fn solve(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline)
     let mut weights = Weights::default();
     let mut best: Option<Played> = None;
     let mut this_beam = beam_time;
+    let mut attempts = 0;
     loop {
         let (played, route_time) = attempt(setup, seed, phrases, &weights, this_beam, deadline);
         if best.as_ref().is_none_or(|b| played.score > b.score) {
@@ -249,7 +268,19 @@ pub fn solve(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline)
             break;
         }
         this_beam = beam_time.min(spare);
-        weights = Weights::default().perturbed(&mut rng);
+        attempts += 1;
+        weights = match attempts {
+            1 => Weights {
+                stack: 40.0,
+                ..Weights::default()
+            },
+            2 => Weights {
+                stack: 8.0,
+                lines: 100.0,
+                ..Weights::default()
+            },
+            _ => Weights::default().perturbed(&mut rng),
+        };
     }
     best.expect("at least one attempt")
 }

@@ -75,6 +75,9 @@ fn bad_input_is_one_line_and_exit_2() {
     assert!(err.contains("character 3") && err.contains("'3'"), "{err}");
     let out = podium(&["bananagrams", "solve", ""]);
     assert_eq!(out.status.code(), Some(2));
+    let out = podium(&["bananagrams", "solve", &"Q".repeat(300)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("300 letters; at most 255"));
     let dir = std::env::temp_dir().join(format!("podium-bg-dict-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let list = dir.join("words.txt");

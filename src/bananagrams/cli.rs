@@ -3,7 +3,7 @@
 
 use super::dict::{Lexicon, Place};
 use super::games_bench::{bench, GamesArgs};
-use super::letters::Tiles;
+use super::letters::{BadHand, Tiles, MAX_HAND};
 use super::solver::{solve_until, Budget, Verdict};
 use super::svg;
 use super::validate::validate;
@@ -107,11 +107,14 @@ pub enum PlaceArg {
 
 fn parse_hand(text: &str) -> Result<Tiles, CliError> {
     let hand = Tiles::parse(text).map_err(|e| {
-        CliError::input(format!(
-            "bananagrams letters: character {} is {:?}; only letters A-Z are allowed",
-            e.position + 1,
-            e.found
-        ))
+        CliError::input(match e {
+            BadHand::Letter { position, found } => format!(
+                "bananagrams letters: character {position} is {found:?}; only letters A-Z are allowed"
+            ),
+            BadHand::TooMany { letters } => format!(
+                "bananagrams letters: {letters} letters; at most {MAX_HAND}"
+            ),
+        })
     })?;
     if hand.is_empty() {
         return Err(CliError::input("bananagrams letters: no letters given"));

@@ -18,11 +18,21 @@ pub struct Tiles {
     total: u16,
 }
 
-/// A letter outside A-Z in a hand given as text.
+/// Most tiles a hand given as text may hold: counts are bytes, and no grid of the 64 x 64
+/// board needs more (the official bunch is 144).
+pub const MAX_HAND: usize = 255;
+
+/// Why a hand given as text was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadLetter {
-    pub position: usize,
-    pub found: char,
+pub enum BadHand {
+    /// A character outside A-Z (1-based position in characters).
+    Letter {
+        position: usize,
+        found: char,
+    },
+    TooMany {
+        letters: usize,
+    },
 }
 
 impl Tiles {
@@ -40,14 +50,25 @@ impl Tiles {
         Tiles { counts, total }
     }
 
-    /// Letters A-Z in either case; spaces and commas are ignored.
-    pub fn parse(text: &str) -> Result<Tiles, BadLetter> {
+    /// Letters A-Z in either case, at most [`MAX_HAND`]; spaces and commas are ignored.
+    pub fn parse(text: &str) -> Result<Tiles, BadHand> {
         let mut tiles = Tiles::EMPTY;
-        for (position, ch) in text.chars().enumerate() {
+        for (index, ch) in text.chars().enumerate() {
             match ch {
-                'a'..='z' | 'A'..='Z' => tiles.add(ch.to_ascii_uppercase() as u8 - b'A'),
+                'a'..='z' | 'A'..='Z' => {
+                    if tiles.len() == MAX_HAND {
+                        let letters = text.chars().filter(char::is_ascii_alphabetic).count();
+                        return Err(BadHand::TooMany { letters });
+                    }
+                    tiles.add(ch.to_ascii_uppercase() as u8 - b'A')
+                }
                 ' ' | ',' | '\t' => {}
-                found => return Err(BadLetter { position, found }),
+                found => {
+                    return Err(BadHand::Letter {
+                        position: index + 1,
+                        found,
+                    })
+                }
             }
         }
         Ok(tiles)
@@ -167,11 +188,16 @@ mod tests {
         assert!(word.minus(&hand).is_none());
         assert_eq!(
             Tiles::parse("ab1"),
-            Err(BadLetter {
-                position: 2,
+            Err(BadHand::Letter {
+                position: 3,
                 found: '1'
             })
         );
+        assert_eq!(
+            Tiles::parse(&"Q".repeat(300)),
+            Err(BadHand::TooMany { letters: 300 })
+        );
+        assert_eq!(Tiles::parse(&"E".repeat(255)).unwrap().count(4), 255);
         let mut t = Tiles::EMPTY;
         assert!(!t.take(3));
         t.add(3);

@@ -20,7 +20,7 @@ pub const HEADER_WORDS: usize = 5;
 /// Longest word accepted: a word longer than any grid line could ever hold is a bad list entry.
 pub const MAX_WORD: usize = 64;
 
-/// Why a word list was refused: the 1-based line and what is wrong with it.
+/// Why a word list was refused: the 1-based line (0: the list as a whole) and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListError {
     pub line: usize,

@@ -75,6 +75,15 @@ fn bad_input_is_one_line_and_exit_2() {
     assert!(err.contains("character 3") && err.contains("'3'"), "{err}");
     let out = podium(&["bananagrams", "solve", ""]);
     assert_eq!(out.status.code(), Some(2));
+    for args in [
+        &["bananagrams", "solve", "CAT", "--budget", "nan"][..],
+        &["bananagrams", "hands", "--count", "0"],
+        &["bananagrams", "hands", "--budget=-1"],
+    ] {
+        let out = podium(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(text(&out.stderr).lines().count(), 1, "{args:?}");
+    }
     let out = podium(&["bananagrams", "solve", &"Q".repeat(300)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("300 letters; at most 255"));

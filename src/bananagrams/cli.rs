@@ -105,6 +105,17 @@ pub enum PlaceArg {
     Anywhere,
 }
 
+/// A `--budget` in seconds: a finite number, 0 or more.
+fn check_budget(budget: f64) -> Result<(), CliError> {
+    if budget.is_finite() && budget >= 0.0 {
+        Ok(())
+    } else {
+        Err(CliError::input(format!(
+            "bananagrams --budget {budget}: seconds must be a finite number, 0 or more"
+        )))
+    }
+}
+
 fn parse_hand(text: &str) -> Result<Tiles, CliError> {
     let hand = Tiles::parse(text).map_err(|e| {
         CliError::input(match e {
@@ -133,6 +144,7 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
             verbose,
         } => {
             let hand = parse_hand(&letters)?;
+            check_budget(budget)?;
             let lexicon = dict.load()?;
             let started = Instant::now();
             let deadline = Deadline::from_secs_f64(budget.max(0.0));
@@ -185,6 +197,12 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
             dict,
             verbose,
         } => {
+            check_budget(budget)?;
+            if count == 0 {
+                return Err(CliError::input(
+                    "bananagrams hands: --count must be at least 1",
+                ));
+            }
             if !(2..=144).contains(&tiles) {
                 return Err(CliError::input(format!(
                     "bananagrams hands: --tiles {tiles} is outside 2..144"
@@ -277,6 +295,9 @@ pub fn hands(
     budget: f64,
     verbose: bool,
 ) -> String {
+    if count == 0 {
+        return "0 hands\n".to_string();
+    }
     let mut rng = Rng::new(seed);
     let bunch: Vec<u8> = Tiles::full_bunch().letters().collect();
     let (mut solved, mut impossible, mut gave_up) = (0, 0, 0);

@@ -71,9 +71,15 @@ impl Lexicon {
         let text = std::fs::read(path)
             .map_err(|e| CliError::input(format!("bananagrams dictionary {path}: {e}")))?;
         Lexicon::from_list(&text).map_err(|e| {
+            // Line 0 is the whole list (it has no usable word).
+            let place = if e.line == 0 {
+                String::new()
+            } else {
+                format!("line {}: ", e.line)
+            };
             CliError::input(format!(
-                "bananagrams dictionary {path}: line {}: {}",
-                e.line, e.message
+                "bananagrams dictionary {path}: {place}{}",
+                e.message
             ))
         })
     }

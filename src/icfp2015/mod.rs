@@ -4,6 +4,7 @@
 pub mod board;
 pub mod cli;
 pub mod commands;
+pub mod dp;
 pub mod game;
 pub mod hex;
 pub mod phrases;

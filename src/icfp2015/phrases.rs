@@ -204,6 +204,11 @@ impl PhraseSet {
     /// Automaton start state.
     pub const START: u32 = 0;
 
+    /// Number of automaton states (states are `0..states()`).
+    pub fn states(&self) -> usize {
+        self.depth.len()
+    }
+
     /// The state after reading byte `byte` (already lower-case) in state `state`.
     #[inline]
     pub fn advance(&self, state: u32, byte: u8) -> u32 {

@@ -1,0 +1,453 @@
+//! Phrase routes by dynamic programming: the command path from a unit's spawn to its lock that
+//! spells the most phrase points, over (position, phrase automaton state), row by row.
+//
+// A unit never goes back up, so a position can only repeat within a row. Inside a row the DP
+// moves the pivot one way only (west or east, chosen per row) and turns at most once per
+// column: such a path never repeats a position, and it holds every known phrase except the
+// double turn of `tsathoggua` (the greedy route in `route.rs` spells that one). Per (position,
+// row mode) the K best automaton states are kept. A row is swept in an order where every
+// state is final before it is expanded (no moves yet, then west-moving states by falling
+// column, then east-moving ones by rising column), so the back links stay valid.
+
+use super::board::Board;
+use super::commands::Command;
+use super::game::target;
+use super::phrases::PhraseSet;
+use super::placement::Grid;
+use super::unit::{Pos, Unit};
+
+/// Automaton states kept per (position, mode): `K` where the corridor is narrow, `K_WIDE`
+/// where it spans more than `WIDE` columns. Measured on the first 12 units of problems 1, 6,
+/// 14, 18 and 24 (`dp::tests`): 4 states instead of 2 earn 1-25 % more points per row and cost
+/// twice the time, which on the 100-column problem 24 (1,620 units) the beam needs more.
+const K: usize = 4;
+const K_WIDE: usize = 2;
+const WIDE: i32 = 24;
+
+/// Row modes: how the pivot has moved in this row (not yet, west, east) times whether the
+/// unit has turned in its current column. Mode = 2 * direction + turned.
+const MODES: usize = 6;
+
+/// Columns the DP may go beyond the pivots of the spawn and the lock.
+const CORRIDOR: i32 = 4;
+
+/// No entry / no back link / an unreachable distance.
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    score: i32,
+    state: u32,
+    /// The entry this one was reached from, and the command and byte that did it.
+    back: u32,
+    byte: u8,
+    command: u8,
+}
+
+const EMPTY: Entry = Entry {
+    score: i32::MIN,
+    state: 0,
+    back: NONE,
+    byte: 0,
+    command: 0,
+};
+
+/// A route: its commands (the last one locks the unit) and the byte written for each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    pub commands: Vec<Command>,
+    pub bytes: Vec<u8>,
+}
+
+/// The DP's tables, built once per phrase set and reused for every unit.
+#[derive(Clone, Debug)]
+pub struct Planner {
+    /// `options[offsets[state * 6 + command]..offsets[state * 6 + command + 1]]`: the distinct
+    /// states the command's characters lead to, with the points of the phrases they complete
+    /// and one character that does it.
+    offsets: Vec<u32>,
+    options: Vec<(u32, u32, u8)>,
+    depth: Vec<i32>,
+    /// Per state: +300 for each phrase ending there that the game has not used yet.
+    fresh: Vec<i32>,
+    table: Vec<Entry>,
+}
+
+impl Planner {
+    pub fn new(phrases: &PhraseSet) -> Planner {
+        let states = phrases.states();
+        let mut offsets = Vec::with_capacity(states * 6 + 1);
+        let mut options: Vec<(u32, u32, u8)> = Vec::new();
+        let points = |s: u32| -> u32 {
+            phrases
+                .ends_at(s)
+                .iter()
+                .map(|&p| 2 * phrases.phrase_len(p as usize) as u32)
+                .sum()
+        };
+        for state in 0..states as u32 {
+            for command in Command::ALL {
+                offsets.push(options.len() as u32);
+                let first = options.len();
+                for byte in command.characters().bytes() {
+                    let next = phrases.advance(state, byte);
+                    if !options[first..].iter().any(|o| o.0 == next) {
+                        options.push((next, points(next), byte));
+                    }
+                }
+            }
+        }
+        offsets.push(options.len() as u32);
+        Planner {
+            offsets,
+            options,
+            depth: (0..states as u32)
+                .map(|s| phrases.depth(s) as i32)
+                .collect(),
+            fresh: vec![0; states],
+            table: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn options(&self, state: u32, command: Command) -> &[(u32, u32, u8)] {
+        let i = state as usize * 6 + command as usize;
+        &self.options[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// Keeps `candidate` at `slot` if it is among the `keep` best states there.
+    #[inline]
+    fn insert(&mut self, slot: usize, keep: usize, candidate: Entry) {
+        let entries = &mut self.table[slot..slot + keep];
+        for e in entries.iter_mut() {
+            if e.score == i32::MIN {
+                *e = candidate;
+                return;
+            }
+            if e.state == candidate.state {
+                if candidate.score > e.score {
+                    *e = candidate;
+                }
+                return;
+            }
+        }
+        // Full: replace the least promising (points so far plus half a phrase's worth per
+        // character already matched).
+        let priority = |e: &Entry| e.score + self.depth[e.state as usize];
+        let (worst, low) = entries
+            .iter()
+            .enumerate()
+            .map(|(k, e)| (k, priority(e)))
+            .min_by_key(|&(_, p)| p)
+            .expect("keep > 0");
+        if priority(&candidate) > low {
+            entries[worst] = candidate;
+        }
+    }
+
+    /// The route from `start` to a lock at `goal` that spells the most points from automaton
+    /// state `state` (phrases with a zero in `counts` earn their +300), or `None` when no route
+    /// of the DP's shape reaches the goal. `dist[grid index]` is `u32::MAX` where the goal
+    /// cannot be reached (and on every position that does not fit).
+    #[allow(clippy::too_many_arguments)]
+    pub fn route(
+        &mut self,
+        phrases: &PhraseSet,
+        board: &Board,
+        unit: &Unit,
+        grid: &Grid,
+        dist: &[u32],
+        start: Pos,
+        goal: Pos,
+        state: u32,
+        counts: &[u64],
+    ) -> Option<Route> {
+        // Sideways moves cost no rows, so a route seldom needs to stray from the columns
+        // between its ends; the corridor bounds the work on wide boards. When the way to the
+        // lock leads around an obstacle, the whole width.
+        [CORRIDOR, i32::MAX / 4].into_iter().find_map(|margin| {
+            self.route_within(
+                phrases, board, unit, grid, dist, start, goal, state, counts, margin,
+            )
+        })
+    }
+
+    /// [`Self::route`] with the pivot at most `margin` columns beyond the spawn's and the lock's.
+    #[allow(clippy::too_many_arguments)]
+    fn route_within(
+        &mut self,
+        phrases: &PhraseSet,
+        board: &Board,
+        unit: &Unit,
+        grid: &Grid,
+        dist: &[u32],
+        start: Pos,
+        goal: Pos,
+        state: u32,
+        counts: &[u64],
+        margin: i32,
+    ) -> Option<Route> {
+        if goal.y < start.y || grid.index(start).is_none_or(|i| dist[i] == NONE) {
+            return None;
+        }
+        for (s, fresh) in self.fresh.iter_mut().enumerate() {
+            *fresh = 300
+                * phrases
+                    .ends_at(s as u32)
+                    .iter()
+                    .filter(|&&p| counts[p as usize] == 0)
+                    .count() as i32;
+        }
+        let canonical = |pos: Pos| Pos {
+            orientation: unit.canonical[pos.orientation as usize],
+            ..pos
+        };
+        let fits = |pos: Pos| board.fits(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+        let columns = grid.column_range();
+        let x_low = *columns.start();
+        let row_start = |y: i32| {
+            grid.index(Pos {
+                x: x_low,
+                y,
+                orientation: 0,
+            })
+            .expect("rows between the spawn and the lock are on the grid")
+        };
+        let slots = grid.len() * MODES * K;
+        if self.table.len() < slots {
+            self.table.resize(slots, EMPTY);
+        }
+        let first = row_start(start.y) * MODES * K;
+        let end = if goal.y < *grid.row_range().end() {
+            row_start(goal.y + 1) * MODES * K
+        } else {
+            slots
+        };
+        self.table[first..end].fill(EMPTY);
+        let slot = |index: usize, mode: usize| (index * MODES + mode) * K;
+        let start_index = grid.index(start).expect("checked above");
+        self.insert(
+            slot(start_index, 0),
+            1,
+            Entry {
+                score: 0,
+                state,
+                ..EMPTY
+            },
+        );
+        // The best lock: (score, entry, command, byte).
+        let mut best: Option<(i32, u32, Command, u8)> = None;
+        let (x_min, x_max) = (start.x.min(goal.x) - margin, start.x.max(goal.x) + margin);
+        let xs: Vec<i32> = columns.filter(|x| (x_min..=x_max).contains(x)).collect();
+        let keep = if xs.len() as i32 > WIDE { K_WIDE } else { K };
+        for y in start.y..=goal.y {
+            for direction in 0..3usize {
+                let order: Box<dyn Iterator<Item = &i32>> = if direction == 1 {
+                    Box::new(xs.iter().rev())
+                } else {
+                    Box::new(xs.iter())
+                };
+                for &x in order {
+                    for turned in 0..2usize {
+                        let mode = 2 * direction + turned;
+                        for orientation in 0..6u8 {
+                            if unit.canonical[orientation as usize] != orientation {
+                                continue;
+                            }
+                            let pos = Pos { x, y, orientation };
+                            let Some(index) = grid.index(pos) else {
+                                continue;
+                            };
+                            if dist[index] == NONE {
+                                continue;
+                            }
+                            let base = slot(index, mode);
+                            for k in 0..keep {
+                                let e = self.table[base + k];
+                                if e.score == i32::MIN {
+                                    break;
+                                }
+                                let id = (base + k) as u32;
+                                for command in Command::ALL {
+                                    let next_mode = match command {
+                                        Command::W if direction != 2 => 2,
+                                        Command::E if direction != 1 => 4,
+                                        Command::CW | Command::CCW if turned == 0 => {
+                                            2 * direction + 1
+                                        }
+                                        Command::SW | Command::SE => 0,
+                                        _ => continue,
+                                    };
+                                    let next = canonical(target(pos, command));
+                                    let alive = grid.index(next).filter(|&j| dist[j] != NONE);
+                                    let Some(j) = alive else {
+                                        if pos == goal && !fits(next) {
+                                            for &(s, points, byte) in self.options(e.state, command)
+                                            {
+                                                let score = e.score
+                                                    + points as i32
+                                                    + self.fresh[s as usize];
+                                                if best.is_none_or(|b| score > b.0) {
+                                                    best = Some((score, id, command, byte));
+                                                }
+                                            }
+                                        }
+                                        continue;
+                                    };
+                                    if next == pos || next.x < x_min || next.x > x_max {
+                                        // A turn of a unit with one orientation repeats.
+                                        continue;
+                                    }
+                                    let to = slot(j, next_mode);
+                                    let offsets = state_offsets(&self.offsets, e.state, command);
+                                    for o in offsets {
+                                        let (s, points, byte) = self.options[o];
+                                        let candidate = Entry {
+                                            score: e.score + points as i32 + self.fresh[s as usize],
+                                            state: s,
+                                            back: id,
+                                            byte,
+                                            command: command as u8,
+                                        };
+                                        self.insert(to, keep, candidate);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let (_, mut at, lock, lock_byte) = best?;
+        let mut commands = vec![lock];
+        let mut bytes = vec![lock_byte];
+        while self.table[at as usize].back != NONE {
+            let e = self.table[at as usize];
+            commands.push(Command::from_index(e.command));
+            bytes.push(e.byte);
+            at = e.back;
+        }
+        commands.reverse();
+        bytes.reverse();
+        let route = Route { commands, bytes };
+        let valid = follows_rules(&route.commands, start, goal, &canonical, &fits);
+        debug_assert!(valid, "the DP route breaks a rule: {route:?}");
+        valid.then_some(route)
+    }
+}
+
+#[inline]
+fn state_offsets(offsets: &[u32], state: u32, command: Command) -> std::ops::Range<usize> {
+    let i = state as usize * 6 + command as usize;
+    offsets[i] as usize..offsets[i + 1] as usize
+}
+
+/// Whether `commands` move a unit from `start` without leaving the board, entering a filled
+/// cell or repeating a position, and lock it (with the last command) at `goal`.
+fn follows_rules(
+    commands: &[Command],
+    start: Pos,
+    goal: Pos,
+    canonical: &dyn Fn(Pos) -> Pos,
+    fits: &dyn Fn(Pos) -> bool,
+) -> bool {
+    let Some((&lock, moves)) = commands.split_last() else {
+        return false;
+    };
+    let mut pos = start;
+    let mut row = vec![start];
+    for &c in moves {
+        let next = canonical(target(pos, c));
+        if !fits(next) {
+            return false;
+        }
+        if c.descends() {
+            row.clear();
+        } else if row.contains(&next) {
+            return false;
+        }
+        row.push(next);
+        pos = next;
+    }
+    pos == goal && !fits(canonical(target(pos, lock)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::icfp2015::commands::decode;
+    use crate::icfp2015::game::{Game, Outcome, Setup};
+    use crate::icfp2015::placement::placements;
+    use crate::icfp2015::route::distances_to;
+
+    /// Units routed by the DP to their deepest lock move without error and lock exactly there,
+    /// the bytes spell the commands, and the routes earn at least `density` points per row of
+    /// descent (6 is the most the known phrases give; measured 2026-11-22: 5.02, 5.34, 3.00,
+    /// 4.62, 4.09 -- one-cell units cannot turn, so problem 1 has no `r'lyeh`).
+    #[test]
+    fn routes_follow_the_rules_and_spell_densely() {
+        let phrases = PhraseSet::new(
+            ["ei!", "r'lyeh", "ia! ia!", "planet 10"]
+                .map(String::from)
+                .to_vec(),
+        )
+        .unwrap();
+        let counts = vec![1; phrases.len()];
+        for (id, density) in [(6, 4.8), (24, 5.0), (1, 2.8), (14, 4.3), (18, 3.8)] {
+            let setup = Setup::bundled(id);
+            let mut game = Game::new(&setup, setup.problem.source_seeds[0]);
+            let mut planner = Planner::new(&phrases);
+            let (mut points, mut rows) = (0u64, 0i32);
+            let mut state = PhraseSet::START;
+            for _ in 0..12 {
+                if game.is_over() {
+                    break;
+                }
+                let unit = game.unit();
+                let board = game.board().clone();
+                let canonical = |pos: Pos| Pos {
+                    orientation: unit.canonical[pos.orientation as usize],
+                    ..pos
+                };
+                let fits = |pos: Pos| board.fits(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+                let goal = placements(&game)
+                    .into_iter()
+                    .map(|p| canonical(p.pos))
+                    .max_by_key(|p| (p.y, p.x))
+                    .unwrap();
+                let grid = Grid::new(unit, &board);
+                let dist = distances_to(&grid, goal, &fits, &canonical);
+                let start = canonical(game.pos());
+                let route = planner
+                    .route(
+                        &phrases, &board, unit, &grid, &dist, start, goal, state, &counts,
+                    )
+                    .unwrap_or_else(|| panic!("problem {id}: no DP route to {goal:?}"));
+                assert_eq!(
+                    decode(std::str::from_utf8(&route.bytes).unwrap()).unwrap(),
+                    route.commands
+                );
+                rows += goal.y - start.y;
+                for &b in &route.bytes {
+                    state = phrases.advance(state, b);
+                    for &p in phrases.ends_at(state) {
+                        points += 2 * phrases.phrase_len(p as usize) as u64;
+                    }
+                }
+                let (&lock, moves) = route.commands.split_last().unwrap();
+                for &c in moves {
+                    assert_eq!(game.step(c), Outcome::Moved, "problem {id}");
+                }
+                assert_eq!(canonical(game.pos()), goal, "problem {id}");
+                assert!(
+                    matches!(game.step(lock), Outcome::Locked { .. }),
+                    "problem {id}"
+                );
+            }
+            assert!(
+                points as f64 >= density * rows as f64,
+                "problem {id}: {points} points over {rows} rows"
+            );
+        }
+    }
+}

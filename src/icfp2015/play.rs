@@ -4,7 +4,7 @@
 use super::game::Setup;
 use super::phrases::PhraseSet;
 use super::problem::{Problem, Solution};
-use super::solver::solve;
+use super::solver::{solve, solve_variant};
 use crate::core::timer::Deadline;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -59,6 +59,9 @@ pub fn play_all(
         .enumerate()
         .flat_map(|(i, s)| s.problem.source_seeds.iter().map(move |&seed| (i, seed)))
         .collect();
+    // Cores beyond one per job run more searches of the same job side by side (each from
+    // other weights), and the best game is kept.
+    let per_job = (cores / jobs.len().max(1)).max(1);
     let cores = cores.clamp(1, jobs.len().max(1));
     // Each job gets an equal share of the threads' time, with a margin for printing.
     let share = time.mul_f64(0.9 * cores as f64 / jobs.len().max(1) as f64);
@@ -70,7 +73,25 @@ pub fn play_all(
                 let j = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&(i, seed)) = jobs.get(j) else { break };
                 let setup = &setups[i];
-                let played = solve(setup, seed, phrases, &Deadline::after(share));
+                let deadline = Deadline::after(share);
+                let played = if per_job == 1 {
+                    solve(setup, seed, phrases, &deadline)
+                } else {
+                    std::thread::scope(|inner| {
+                        let searches: Vec<_> = (0..per_job as u32)
+                            .map(|v| {
+                                let deadline = &deadline;
+                                inner
+                                    .spawn(move || solve_variant(setup, seed, phrases, deadline, v))
+                            })
+                            .collect();
+                        searches
+                            .into_iter()
+                            .map(|s| s.join().expect("a search thread panicked"))
+                            .max_by_key(|p| p.score)
+                            .expect("at least one search")
+                    })
+                };
                 *results[j].lock().unwrap() = Some(Solution {
                     problem_id: setup.problem.id,
                     seed: seed as u64,

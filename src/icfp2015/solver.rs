@@ -251,12 +251,27 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
 /// again with perturbed weights while the time left allows a whole attempt. Returns the best
 /// game, re-scored by the evaluator.
 pub fn solve(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline) -> Played {
-    let mut rng = Rng::new((setup.problem.id as u64) << 32 | seed as u64);
+    solve_variant(setup, seed, phrases, deadline, 0)
+}
+
+/// [`solve`] starting from the `variant`-th set of weights with its own random perturbations:
+/// the searches that run side by side on spare cores try different games.
+pub fn solve_variant(
+    setup: &Setup,
+    seed: u32,
+    phrases: &PhraseSet,
+    deadline: &Deadline,
+    variant: u32,
+) -> Played {
+    let mut rng = Rng::new(
+        ((setup.problem.id as u64) << 32 | seed as u64)
+            ^ u64::from(variant).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    );
     let beam_time = deadline.remaining().mul_f64(BEAM_SHARE);
-    let mut weights = Weights::default();
+    let mut attempts = variant;
+    let mut weights = attempt_weights(attempts, &mut rng);
     let mut best: Option<Played> = None;
     let mut this_beam = beam_time;
-    let mut attempts = 0;
     loop {
         let (played, route_time) = attempt(setup, seed, phrases, &weights, this_beam, deadline);
         if best.as_ref().is_none_or(|b| played.score > b.score) {
@@ -269,20 +284,27 @@ pub fn solve(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline)
         }
         this_beam = beam_time.min(spare);
         attempts += 1;
-        weights = match attempts {
-            1 => Weights {
-                stack: 40.0,
-                ..Weights::default()
-            },
-            2 => Weights {
-                stack: 8.0,
-                lines: 100.0,
-                ..Weights::default()
-            },
-            _ => Weights::default().perturbed(&mut rng),
-        };
+        weights = attempt_weights(attempts, &mut rng);
     }
     best.expect("at least one attempt")
+}
+
+/// The weights of attempt `k`: the defaults, then a stack-height term, then a line bonus, then
+/// random perturbations of the defaults.
+fn attempt_weights(k: u32, rng: &mut Rng) -> Weights {
+    match k {
+        0 => Weights::default(),
+        1 => Weights {
+            stack: 40.0,
+            ..Weights::default()
+        },
+        2 => Weights {
+            stack: 8.0,
+            lines: 100.0,
+            ..Weights::default()
+        },
+        _ => Weights::default().perturbed(rng),
+    }
 }
 
 /// One game: a beam search of at most `beam_time`, then the routes (spelling while `deadline`

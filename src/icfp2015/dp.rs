@@ -344,7 +344,7 @@ fn state_offsets(offsets: &[u32], state: u32, command: Command) -> std::ops::Ran
 
 /// Whether `commands` move a unit from `start` without leaving the board, entering a filled
 /// cell or repeating a position, and lock it (with the last command) at `goal`.
-fn follows_rules(
+pub(super) fn follows_rules(
     commands: &[Command],
     start: Pos,
     goal: Pos,

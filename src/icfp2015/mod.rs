@@ -15,6 +15,7 @@ pub mod route;
 pub mod show;
 pub mod solver;
 pub mod source;
+pub mod span;
 pub mod unit;
 
 pub use board::Board;

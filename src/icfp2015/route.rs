@@ -19,6 +19,7 @@ use super::dp::Planner;
 use super::game::{target, Game, Outcome};
 use super::phrases::PhraseSet;
 use super::placement::Grid;
+use super::span;
 use super::unit::Pos;
 use std::collections::HashMap;
 
@@ -92,6 +93,9 @@ pub struct Scribe<'p> {
     /// `use_dp` holds (the caller turns it off when time runs short).
     planner: Planner,
     pub use_dp: bool,
+    /// The rest of a phrase spelled across the last lock (`span.rs`): the next unit's first
+    /// commands, with their bytes.
+    pending: Vec<(Command, u8)>,
 }
 
 /// Where the unit is while spelling: its position, the positions of its current row, the
@@ -138,6 +142,7 @@ impl<'p> Scribe<'p> {
             spam_state: PhraseSet::START,
             planner: Planner::new(&spam),
             use_dp: true,
+            pending: Vec::new(),
             spam,
             spam_index,
             words,
@@ -204,8 +209,92 @@ impl<'p> Scribe<'p> {
     }
 
     /// Moves the falling unit of `game` (just spawned) to lock at `goal`, spelling phrases on
-    /// the way while `spell` holds; the game steps through every command written.
-    pub fn route(&mut self, game: &mut Game, goal: Pos, spell: bool) {
+    /// the way while `spell` holds; the game steps through every command written. With the
+    /// next unit's lock, `next_goal`, an unused phrase too long for one unit may be split
+    /// across this lock.
+    pub fn route(&mut self, game: &mut Game, goal: Pos, next_goal: Option<Pos>, spell: bool) {
+        if !self.pending.is_empty() {
+            self.finish_span(game, goal);
+            return;
+        }
+        if spell && game.locked() < SPAN_UNITS {
+            if let Some(next) = next_goal {
+                if self.start_span(game, goal, next) {
+                    return;
+                }
+            }
+        }
+        self.route_unit(game, goal, spell);
+    }
+
+    /// Spells the prefix of an unused phrase that is too long for one unit's descent, ending
+    /// with the command that locks the unit at `goal`, if the next unit can play the rest and
+    /// still lock at `next_goal`; whether it did.
+    fn start_span(&mut self, game: &mut Game, goal: Pos, next_goal: Pos) -> bool {
+        let height = game.board().height() as u32;
+        let mut candidates: Vec<usize> = (0..self.words.len())
+            .filter(|&w| {
+                let word = &self.words[w];
+                word.descents > height / 2
+                    && word.bytes.len() == word.commands.len()
+                    && self.phrases.phrases().iter().enumerate().any(|(p, text)| {
+                        self.counts[p] == 0 && text.to_lowercase().as_bytes() == word.bytes
+                    })
+            })
+            .collect();
+        candidates.sort_by_key(|&w| std::cmp::Reverse(self.words[w].bytes.len()));
+        for w in candidates {
+            let word = self.words[w].clone();
+            let Some(span) = span::find(game, goal, next_goal, &word.commands) else {
+                continue;
+            };
+            let path = span.commands.len() - (span.split + 1);
+            for &c in &span.commands[..path] {
+                self.write_command(c);
+            }
+            for &b in &word.bytes[..=span.split] {
+                self.write(b);
+            }
+            self.pending = word.commands[span.split + 1..]
+                .iter()
+                .copied()
+                .zip(word.bytes[span.split + 1..].iter().copied())
+                .collect();
+            let (&lock, moves) = span.commands.split_last().expect("a span locks");
+            for &c in moves {
+                let outcome = game.step(c);
+                debug_assert_eq!(outcome, Outcome::Moved);
+            }
+            let outcome = game.step(lock);
+            debug_assert!(matches!(outcome, Outcome::Locked { .. }));
+            return true;
+        }
+        false
+    }
+
+    /// Plays the rest of the phrase started by the last unit, then goes to lock at `goal`.
+    fn finish_span(&mut self, game: &mut Game, goal: Pos) {
+        let suffix = std::mem::take(&mut self.pending);
+        let moves: Vec<Command> = suffix.iter().map(|&(c, _)| c).collect();
+        for &(_, b) in &suffix {
+            self.write(b);
+        }
+        let row = span::play_moves(game, &moves).expect("the span was checked on this board");
+        let leg = span::last_leg(game, &row, goal).expect("the span was checked on this board");
+        for &c in &leg {
+            self.write_command(c);
+        }
+        let (&lock, moves) = leg.split_last().expect("a path ends with its lock");
+        for &c in moves {
+            let outcome = game.step(c);
+            debug_assert_eq!(outcome, Outcome::Moved);
+        }
+        let outcome = game.step(lock);
+        debug_assert!(matches!(outcome, Outcome::Locked { .. }));
+    }
+
+    /// [`Self::route`] for one unit on its own.
+    fn route_unit(&mut self, game: &mut Game, goal: Pos, spell: bool) {
         let unit = game.unit();
         let board = game.board();
         let canonical = |pos: Pos| Pos {
@@ -464,6 +553,9 @@ fn spam_phrases(phrases: &PhraseSet, words: &[Word]) -> (PhraseSet, Vec<usize>) 
     (set, chosen)
 }
 
+/// Units at the start of a game that may start a phrase spelled across their lock.
+const SPAN_UNITS: u32 = 40;
+
 /// Distance of a grid position that cannot reach the goal.
 const UNREACHED: u32 = u32::MAX;
 
@@ -531,7 +623,7 @@ pub(super) fn distances_to(
 
 /// A shortest path from `start` that locks at `goal` (its last command locks), not entering
 /// the positions of `row` (the current row's history) before it descends.
-fn bfs(
+pub(super) fn bfs(
     grid: &Grid,
     start: Pos,
     goal: Pos,
@@ -617,7 +709,7 @@ mod tests {
                 cells.sort_by_key(|c| (c.y, c.x));
                 let locked_before = game.locked();
                 let board_before = game.board().clone();
-                scribe.route(&mut game, goal, true);
+                scribe.route(&mut game, goal, None, true);
                 assert_eq!(game.locked(), locked_before + 1, "problem {id}");
                 let mut expected = board_before;
                 let unit_cells = cells.clone();

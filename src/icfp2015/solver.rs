@@ -335,7 +335,7 @@ fn attempt(
         let left = (locks.len() - k) as f64;
         let mean = route_started.elapsed().as_secs_f64() / k.max(1) as f64;
         scribe.use_dp = deadline.remaining().as_secs_f64() > 1.5 * left * mean;
-        scribe.route(&mut game, lock, spell);
+        scribe.route(&mut game, lock, locks.get(k + 1).copied(), spell);
     }
     let route_time = route_started.elapsed();
     let text = scribe.into_text();

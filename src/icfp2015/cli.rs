@@ -83,8 +83,8 @@ pub struct PlayArgs {
     /// Total time for all problems, in seconds (the answer is printed within it).
     #[arg(short = 't', long = "time", value_name = "SECONDS")]
     pub time: Option<f64>,
-    /// Memory limit in megabytes (the solver needs a few MB per thread, far below any limit
-    /// the contest set; accepted for the interface).
+    /// Memory limit in megabytes: fewer threads run when -c of them would not fit (a search
+    /// peaks at 16 MB on the largest qualifier problem).
     #[arg(short = 'm', long = "memory", value_name = "MEGABYTES")]
     pub memory: Option<u64>,
     /// Threads to play seeds on (default 1).
@@ -147,7 +147,8 @@ pub fn run_with(
             let phrases = phrase_set(&args.phrases)?;
             let setups = load_problems(&args.files)?;
             let time = Duration::from_secs_f64(args.time.unwrap_or(3600.0).max(0.0));
-            let played = super::play::play_all(&setups, &phrases, time, args.cores.unwrap_or(1));
+            let threads = super::play::threads_within(args.cores.unwrap_or(1), args.memory);
+            let played = super::play::play_all(&setups, &phrases, time, threads);
             writeln!(out, "{}", Solution::to_json(&played)).map_err(CliError::output)
         }
         Icfp2015Command::Bench {

@@ -46,6 +46,17 @@ pub const QUALIFIER_PROBLEMS: [&str; 25] = [
 /// `problem  best_score  best_team  unagi_score  unagi_rank  fb_score  fb_rank  fb_phrases`.
 pub const LEADERBOARD_TSV: &str = include_str!("../../data/icfp2015/leaderboard.tsv");
 
+/// Peak memory of one search thread, with the process's own: `/usr/bin/time -v podium
+/// icfp2015 play -f problem_24.json -t 10 -c 1` peaks at 17 MB, `-c 2` at 15.5 MB
+/// (2026-11-22); the beam's width is bounded (`solver::MAX_WIDTH`), the DP table is per grid.
+const MEGABYTES_PER_THREAD: u64 = 16;
+
+/// The threads to run for `-c cores` under `-m megabytes`: as many as fit, at least one.
+pub fn threads_within(cores: usize, megabytes: Option<u64>) -> usize {
+    let fit = megabytes.map_or(usize::MAX, |m| (m / MEGABYTES_PER_THREAD).max(1) as usize);
+    cores.clamp(1, fit)
+}
+
 /// Solves every seed of every problem on `cores` threads within `time` in all; each solution
 /// has been re-scored by the evaluator, and its tag says the solver and the score.
 pub fn play_all(
@@ -212,4 +223,18 @@ fn tagged_score(solution: &Solution) -> u64 {
         .and_then(|t| t.rsplit(' ').next())
         .and_then(|s| s.parse().ok())
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_limits_the_threads() {
+        assert_eq!(threads_within(4, None), 4);
+        assert_eq!(threads_within(4, Some(1000)), 4);
+        assert_eq!(threads_within(4, Some(40)), 2);
+        assert_eq!(threads_within(4, Some(1)), 1);
+        assert_eq!(threads_within(0, Some(1000)), 1);
+    }
 }

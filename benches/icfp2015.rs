@@ -1,8 +1,12 @@
 //! Criterion timings of the icfp2015 engine: commands simulated per second (single thread) over
-//! the 174 full solutions of `scored_solutions.json`, with and without phrase counting.
+//! the 174 full solutions of `scored_solutions.json`, with and without phrase counting; and
+//! the phrase routes (greedy and DP) of problem 24's first units.
 
 use criterion::{black_box, Criterion, Throughput};
 use podium::icfp2015::game::play;
+use podium::icfp2015::placement::placements;
+use podium::icfp2015::route::Scribe;
+use podium::icfp2015::Pos;
 use podium::icfp2015::{evaluate, Game, PhraseSet, Problem, Setup};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -60,6 +64,34 @@ fn evaluate_all(setups: &[Setup], cases: &[Case], phrases: &PhraseSet) -> u64 {
         .sum()
 }
 
+/// The deepest lock of each of the first `units` units of `setup`'s first seed, each unit
+/// locked there before the next is placed.
+fn deepest_locks(setup: &Setup, units: usize) -> Vec<Pos> {
+    let mut game = Game::new(setup, setup.problem.source_seeds[0]);
+    let mut goals = Vec::new();
+    while !game.is_over() && goals.len() < units {
+        let deepest = placements(&game)
+            .into_iter()
+            .max_by_key(|p| (p.pos.y, p.pos.x))
+            .expect("a falling unit can lock");
+        goals.push(deepest.pos);
+        for &c in &deepest.path {
+            game.step(c);
+        }
+    }
+    goals
+}
+
+/// Routes every unit to its goal, spelling; returns the text's length.
+fn route_all(setup: &Setup, goals: &[Pos], phrases: &PhraseSet) -> usize {
+    let mut game = Game::new(setup, setup.problem.source_seeds[0]);
+    let mut scribe = Scribe::new(phrases);
+    for (k, &goal) in goals.iter().enumerate() {
+        scribe.route(&mut game, goal, goals.get(k + 1).copied(), true);
+    }
+    scribe.text().len()
+}
+
 /// Best-of-`rounds` rate in millions of commands per second.
 fn rate(commands: u64, rounds: usize, mut f: impl FnMut()) -> f64 {
     let mut best = Duration::MAX;
@@ -87,6 +119,16 @@ fn main() {
         });
         group.bench_function("evaluate (with phrases): 174 full solutions", |b| {
             b.iter(|| evaluate_all(&setups, &cases, &phrases))
+        });
+        group.finish();
+    }
+    {
+        let setup = &setups[24];
+        let goals = deepest_locks(setup, 40);
+        let mut group = c.benchmark_group("icfp2015 routes");
+        group.throughput(Throughput::Elements(goals.len() as u64));
+        group.bench_function("problem 24: 40 units to their deepest locks", |b| {
+            b.iter(|| route_all(setup, &goals, &phrases))
         });
         group.finish();
     }

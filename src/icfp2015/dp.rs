@@ -203,31 +203,31 @@ impl Planner {
             ..pos
         };
         let fits = |pos: Pos| board.fits(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
-        let columns = grid.column_range();
-        let x_low = *columns.start();
-        let row_start = |y: i32| {
-            grid.index(Pos {
-                x: x_low,
-                y,
-                orientation: 0,
-            })
-            .expect("rows between the spawn and the lock are on the grid")
+        let (x_min, x_max) = (start.x.min(goal.x) - margin, start.x.max(goal.x) + margin);
+        let xs: Vec<i32> = grid
+            .column_range()
+            .filter(|x| (x_min..=x_max).contains(x))
+            .collect();
+        let (Some(&x_low), Some(&x_high)) = (xs.first(), xs.last()) else {
+            return None;
         };
-        let slots = grid.len() * MODES * K;
+        let keep = if xs.len() as i32 > WIDE { K_WIDE } else { K };
+        // The table covers only the rows and columns the route can use (measured: filling and
+        // first touching a table over the whole grid took a quarter of the DP's time on the
+        // 100-column problem 24).
+        let columns = (x_high - x_low + 1) as usize;
+        let local = |pos: Pos| {
+            ((pos.y - start.y) as usize * columns + (pos.x - x_low) as usize) * 6
+                + pos.orientation as usize
+        };
+        let slots = (goal.y - start.y + 1) as usize * columns * 6 * MODES * keep;
         if self.table.len() < slots {
             self.table.resize(slots, EMPTY);
         }
-        let first = row_start(start.y) * MODES * K;
-        let end = if goal.y < *grid.row_range().end() {
-            row_start(goal.y + 1) * MODES * K
-        } else {
-            slots
-        };
-        self.table[first..end].fill(EMPTY);
-        let slot = |index: usize, mode: usize| (index * MODES + mode) * K;
-        let start_index = grid.index(start).expect("checked above");
+        self.table[..slots].fill(EMPTY);
+        let slot = |pos: Pos, mode: usize| (local(pos) * MODES + mode) * keep;
         self.insert(
-            slot(start_index, 0),
+            slot(start, 0),
             1,
             Entry {
                 score: 0,
@@ -237,9 +237,6 @@ impl Planner {
         );
         // The best lock: (score, entry, command, byte).
         let mut best: Option<(i32, u32, Command, u8)> = None;
-        let (x_min, x_max) = (start.x.min(goal.x) - margin, start.x.max(goal.x) + margin);
-        let xs: Vec<i32> = columns.filter(|x| (x_min..=x_max).contains(x)).collect();
-        let keep = if xs.len() as i32 > WIDE { K_WIDE } else { K };
         for y in start.y..=goal.y {
             for direction in 0..3usize {
                 let order: Box<dyn Iterator<Item = &i32>> = if direction == 1 {
@@ -261,7 +258,7 @@ impl Planner {
                             if dist[index] == NONE {
                                 continue;
                             }
-                            let base = slot(index, mode);
+                            let base = slot(pos, mode);
                             for k in 0..keep {
                                 let e = self.table[base + k];
                                 if e.score == i32::MIN {
@@ -279,8 +276,7 @@ impl Planner {
                                         _ => continue,
                                     };
                                     let next = canonical(target(pos, command));
-                                    let alive = grid.index(next).filter(|&j| dist[j] != NONE);
-                                    let Some(j) = alive else {
+                                    if grid.index(next).is_none_or(|j| dist[j] == NONE) {
                                         if pos == goal && !fits(next) {
                                             for &(s, points, byte) in self.options(e.state, command)
                                             {
@@ -293,12 +289,12 @@ impl Planner {
                                             }
                                         }
                                         continue;
-                                    };
-                                    if next == pos || next.x < x_min || next.x > x_max {
+                                    }
+                                    if next == pos || next.x < x_low || next.x > x_high {
                                         // A turn of a unit with one orientation repeats.
                                         continue;
                                     }
-                                    let to = slot(j, next_mode);
+                                    let to = slot(next, next_mode);
                                     let offsets = state_offsets(&self.offsets, e.state, command);
                                     for o in offsets {
                                         let (s, points, byte) = self.options[o];

@@ -631,6 +631,24 @@ pub(super) fn bfs(
     fits: &dyn Fn(Pos) -> bool,
     canonical: &dyn Fn(Pos) -> Pos,
 ) -> Option<Vec<Command>> {
+    let lock = Command::ALL
+        .into_iter()
+        .find(|&c| !fits(canonical(target(goal, c))))?;
+    let mut path = path_to(grid, start, goal, row, fits, canonical)?;
+    path.push(lock);
+    Some(path)
+}
+
+/// A shortest command path from `start` to `end` (not locking), over positions that fit and
+/// not entering the positions of `row` (the current row's history).
+pub(super) fn path_to(
+    grid: &Grid,
+    start: Pos,
+    end: Pos,
+    row: &[Pos],
+    fits: &dyn Fn(Pos) -> bool,
+    canonical: &dyn Fn(Pos) -> Pos,
+) -> Option<Vec<Command>> {
     const NONE: u32 = u32::MAX;
     let mut parent = vec![NONE; grid.len()];
     let first = grid.index(start)?;
@@ -648,11 +666,8 @@ pub(super) fn bfs(
         let here = queue[head];
         head += 1;
         let i = grid.index(here).expect("queued positions are on the grid");
-        if here == goal {
-            let lock = Command::ALL
-                .into_iter()
-                .find(|&c| !fits(canonical(target(here, c))))?;
-            let mut path = vec![lock];
+        if here == end {
+            let mut path = Vec::new();
             let mut at = i;
             while at != first {
                 let link = parent[at];

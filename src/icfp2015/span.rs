@@ -10,7 +10,7 @@ use super::commands::Command;
 use super::dp::follows_rules;
 use super::game::{target, Game, Outcome};
 use super::placement::Grid;
-use super::route::bfs;
+use super::route::{bfs, path_to};
 use super::unit::Pos;
 
 /// How to spell a phrase across the lock of the falling unit: this unit's commands (the last
@@ -50,7 +50,7 @@ pub fn find(game: &Game, goal: Pos, next_goal: Pos, phrase: &[Command]) -> Optio
         if !fits(first) {
             continue;
         }
-        let Some(mut commands) = path_to(&grid, start, first, &fits, &canonical) else {
+        let Some(mut commands) = path_to(&grid, start, first, &[], &fits, &canonical) else {
             continue;
         };
         commands.extend_from_slice(&phrase[..=split]);
@@ -87,50 +87,6 @@ fn source(after: Pos, command: Command, canonical: &dyn Fn(Pos) -> Pos) -> Optio
     candidates
         .into_iter()
         .find(|&p| canonical(p) == p && canonical(target(p, command)) == after)
-}
-
-/// A shortest command path from `start` to `end` (not locking), over positions that fit.
-fn path_to(
-    grid: &Grid,
-    start: Pos,
-    end: Pos,
-    fits: &dyn Fn(Pos) -> bool,
-    canonical: &dyn Fn(Pos) -> Pos,
-) -> Option<Vec<Command>> {
-    const NONE: u32 = u32::MAX;
-    let first = grid.index(start)?;
-    grid.index(end)?;
-    let mut parent = vec![NONE; grid.len()];
-    parent[first] = first as u32 * 8 + 7;
-    let mut queue = vec![start];
-    let mut head = 0;
-    while head < queue.len() {
-        let here = queue[head];
-        head += 1;
-        let i = grid.index(here).expect("queued positions are on the grid");
-        if here == end {
-            let mut path = Vec::new();
-            let mut at = i;
-            while at != first {
-                let link = parent[at];
-                path.push(Command::from_index((link % 8) as u8));
-                at = (link / 8) as usize;
-            }
-            path.reverse();
-            return Some(path);
-        }
-        for c in Command::ALL {
-            let next = canonical(target(here, c));
-            let Some(j) = grid.index(next) else {
-                continue;
-            };
-            if parent[j] == NONE && fits(next) {
-                parent[j] = i as u32 * 8 + c as u32;
-                queue.push(next);
-            }
-        }
-    }
-    None
 }
 
 /// Whether, after `commands` lock the falling unit of a copy of `game`, the next unit can play

@@ -260,13 +260,7 @@ impl<'p> Scribe<'p> {
                 .copied()
                 .zip(word.bytes[span.split + 1..].iter().copied())
                 .collect();
-            let (&lock, moves) = span.commands.split_last().expect("a span locks");
-            for &c in moves {
-                let outcome = game.step(c);
-                debug_assert_eq!(outcome, Outcome::Moved);
-            }
-            let outcome = game.step(lock);
-            debug_assert!(matches!(outcome, Outcome::Locked { .. }));
+            lock_by(game, &span.commands);
             return true;
         }
         false
@@ -284,13 +278,7 @@ impl<'p> Scribe<'p> {
         for &c in &leg {
             self.write_command(c);
         }
-        let (&lock, moves) = leg.split_last().expect("a path ends with its lock");
-        for &c in moves {
-            let outcome = game.step(c);
-            debug_assert_eq!(outcome, Outcome::Moved);
-        }
-        let outcome = game.step(lock);
-        debug_assert!(matches!(outcome, Outcome::Locked { .. }));
+        lock_by(game, &leg);
     }
 
     /// [`Self::route`] for one unit on its own.
@@ -500,13 +488,7 @@ impl<'p> Scribe<'p> {
                 }
             }
         }
-        let (lock, moves) = commands.split_last().expect("a path ends with its lock");
-        for &c in moves {
-            let outcome = game.step(c);
-            debug_assert_eq!(outcome, Outcome::Moved);
-        }
-        let outcome = game.step(*lock);
-        debug_assert!(matches!(outcome, Outcome::Locked { .. }));
+        lock_by(game, &commands);
     }
 
     fn best_byte(&self, command: Command, state: u32, counts: &[u64]) -> u8 {
@@ -519,6 +501,17 @@ impl<'p> Scribe<'p> {
             })
             .expect("every command has characters")
     }
+}
+
+/// Plays `commands` on `game`: moves, then the last one locks the falling unit.
+fn lock_by(game: &mut Game, commands: &[Command]) {
+    let (&lock, moves) = commands.split_last().expect("a path ends with its lock");
+    for &c in moves {
+        let outcome = game.step(c);
+        debug_assert_eq!(outcome, Outcome::Moved);
+    }
+    let outcome = game.step(lock);
+    debug_assert!(matches!(outcome, Outcome::Locked { .. }));
 }
 
 /// The phrases worth spelling over and over: those whose points per row of descent (over the

@@ -2,7 +2,7 @@
 //! and the removal of full rows done on whole rows.
 
 use super::hex::Cell;
-use super::unit::Shape;
+use super::unit::{Pos, Shape, Unit};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
@@ -56,6 +56,12 @@ impl Board {
     /// Number of filled cells.
     pub fn count(&self) -> usize {
         self.rows.iter().map(|r| r.count_ones() as usize).sum()
+    }
+
+    /// Whether `unit` fits at `pos`: every member on the board and on an empty cell.
+    #[inline]
+    pub fn fits_unit(&self, unit: &Unit, pos: Pos) -> bool {
+        self.fits(unit.shape(pos.orientation, pos.y), pos.x, pos.y)
     }
 
     /// Whether `shape` with its pivot at `(x, y)` lies on the board over empty cells.

@@ -198,11 +198,8 @@ impl Planner {
                     .filter(|&&p| counts[p as usize] == 0)
                     .count() as i32;
         }
-        let canonical = |pos: Pos| Pos {
-            orientation: unit.canonical[pos.orientation as usize],
-            ..pos
-        };
-        let fits = |pos: Pos| board.fits(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+        let canonical = |pos: Pos| unit.canonical_pos(pos);
+        let fits = |pos: Pos| board.fits_unit(unit, pos);
         let (x_min, x_max) = (start.x.min(goal.x) - margin, start.x.max(goal.x) + margin);
         let xs: Vec<i32> = grid
             .column_range()
@@ -401,11 +398,8 @@ mod tests {
                 }
                 let unit = game.unit();
                 let board = game.board().clone();
-                let canonical = |pos: Pos| Pos {
-                    orientation: unit.canonical[pos.orientation as usize],
-                    ..pos
-                };
-                let fits = |pos: Pos| board.fits(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+                let canonical = |pos: Pos| unit.canonical_pos(pos);
+                let fits = |pos: Pos| board.fits_unit(unit, pos);
                 let goal = placements(&game)
                     .into_iter()
                     .map(|p| canonical(p.pos))

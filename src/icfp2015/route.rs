@@ -285,11 +285,8 @@ impl<'p> Scribe<'p> {
     fn route_unit(&mut self, game: &mut Game, goal: Pos, spell: bool) {
         let unit = game.unit();
         let board = game.board();
-        let canonical = |pos: Pos| Pos {
-            orientation: unit.canonical[pos.orientation as usize],
-            ..pos
-        };
-        let fits = |pos: Pos| board.fits(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+        let canonical = |pos: Pos| unit.canonical_pos(pos);
+        let fits = |pos: Pos| board.fits_unit(unit, pos);
         let grid = Grid::new(unit, board);
         let goal = canonical(goal);
         let start = canonical(game.pos());

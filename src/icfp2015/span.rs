@@ -28,11 +28,8 @@ pub struct Span {
 pub fn find(game: &Game, goal: Pos, next_goal: Pos, phrase: &[Command]) -> Option<Span> {
     let unit = game.unit();
     let board = game.board();
-    let canonical = |pos: Pos| Pos {
-        orientation: unit.canonical[pos.orientation as usize],
-        ..pos
-    };
-    let fits = |pos: Pos| board.fits(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+    let canonical = |pos: Pos| unit.canonical_pos(pos);
+    let fits = |pos: Pos| board.fits_unit(unit, pos);
     let grid = Grid::new(unit, board);
     let start = canonical(game.pos());
     let goal = canonical(goal);
@@ -115,10 +112,7 @@ fn next_unit_follows(
 /// current row after them (canonical), or `None` if one does not move it.
 pub fn play_moves(game: &mut Game, moves: &[Command]) -> Option<Vec<Pos>> {
     let unit = game.unit();
-    let canonical = |pos: Pos| Pos {
-        orientation: unit.canonical[pos.orientation as usize],
-        ..pos
-    };
+    let canonical = |pos: Pos| unit.canonical_pos(pos);
     let mut row = vec![canonical(game.pos())];
     for &c in moves {
         if game.step(c) != Outcome::Moved {
@@ -137,11 +131,8 @@ pub fn play_moves(game: &mut Game, moves: &[Command]) -> Option<Vec<Pos>> {
 pub fn last_leg(game: &Game, row: &[Pos], goal: Pos) -> Option<Vec<Command>> {
     let unit = game.unit();
     let board = game.board();
-    let canonical = |pos: Pos| Pos {
-        orientation: unit.canonical[pos.orientation as usize],
-        ..pos
-    };
-    let fits = |pos: Pos| board.fits(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+    let canonical = |pos: Pos| unit.canonical_pos(pos);
+    let fits = |pos: Pos| board.fits_unit(unit, pos);
     let grid = Grid::new(unit, board);
     bfs(
         &grid,

@@ -98,6 +98,15 @@ impl Unit {
         &self.shapes[(2 * orientation as usize + (y & 1) as usize) % 12]
     }
 
+    /// `pos` with its orientation's canonical number: equal positions compare equal.
+    #[inline]
+    pub fn canonical_pos(&self, pos: Pos) -> Pos {
+        Pos {
+            orientation: self.canonical[pos.orientation as usize],
+            ..pos
+        }
+    }
+
     /// The member cells at `pos`.
     pub fn cells(&self, pos: Pos) -> Vec<Cell> {
         self.shape(pos.orientation, pos.y)

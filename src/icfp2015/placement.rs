@@ -235,7 +235,14 @@ pub fn lock_positions(board: &Board, unit: &Unit, start: Pos) -> Vec<Pos> {
         out
     };
     let mut locks = Vec::new();
-    let mut locked_cells: HashSet<(i32, i32, &[u128])> = HashSet::new();
+    // Positions that lock the same cells: the one nearest the start is kept and the list is in
+    // that order, as in the BFS this replaced (measured: problem 20 scored 8,400-8,500 with the
+    // BFS, 6,962-7,010 with row order and the first position of a cell set kept).
+    let mut locked_cells: HashMap<(i32, i32, &[u128]), usize> = HashMap::new();
+    let moves = |pos: Pos| {
+        let turns = (pos.orientation as i32 - start.orientation as i32).rem_euclid(6);
+        (pos.y - start.y) + (pos.x - start.x).abs() + turns.min(6 - turns)
+    };
     let mut fits = fits_row(start.y);
     let mut reached = [0u128; 6];
     let p = (start.y & 1) as usize;
@@ -292,9 +299,22 @@ pub fn lock_positions(board: &Board, unit: &Unit, start: Pos) -> Vec<Pos> {
                     orientation: o as u8,
                 };
                 let shape = unit.shape(here.orientation, here.y);
-                if locked_cells.insert((here.x + shape.dx_min, here.y + shape.dy_min, &shape.rows))
-                {
-                    locks.push(here);
+                let key = (
+                    here.x + shape.dx_min,
+                    here.y + shape.dy_min,
+                    &shape.rows[..],
+                );
+                match locked_cells.entry(key) {
+                    Entry::Vacant(slot) => {
+                        slot.insert(locks.len());
+                        locks.push(here);
+                    }
+                    Entry::Occupied(slot) => {
+                        let kept = &mut locks[*slot.get()];
+                        if moves(here) < moves(*kept) {
+                            *kept = here;
+                        }
+                    }
                 }
             }
             next[o] = (shift(reached[o], sw + down) | shift(reached[o], se + down)) & below[o];
@@ -308,6 +328,7 @@ pub fn lock_positions(board: &Board, unit: &Unit, start: Pos) -> Vec<Pos> {
         reached = next;
         fits = below;
     }
+    locks.sort_by_key(|&pos| moves(pos));
     locks
 }
 
@@ -380,7 +401,7 @@ mod tests {
     #[test]
     fn lock_positions_match_the_bfs() {
         const STEPS: usize = 300;
-        for id in [0, 1, 6, 13, 18, 24] {
+        for id in [0, 1, 6, 13, 18, 20, 24] {
             let setup = setup(id);
             let mut game = Game::new(&setup, setup.problem.source_seeds[0]);
             for step in 0..STEPS {

@@ -52,9 +52,11 @@ pub struct Weights {
 
 impl Default for Weights {
     fn default() -> Weights {
+        // depth 8 (was 4): problem 24 235,536 / 238,674 / 232,226 against 220,992 to 228,146
+        // with 4 (bench --per-problem 30 -c 1, load ~2-3, wider beam of row-mask values).
         Weights {
             points: 1.0,
-            depth: 4.0,
+            depth: 8.0,
             row_fill: 1.0,
             neighbours: 2.0,
             covered: -6.0,

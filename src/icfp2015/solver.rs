@@ -3,17 +3,20 @@
 //
 // A beam node is a board after k locks; its value is the sum of the placement values along its
 // path (the Frictionless Bananas features, covered cells, the move score, and the rows the unit
-// drops, where its route can spell). The width follows the time: before each layer it is what
-// the remaining beam time allows at the measured cost of one node. While time is left, whole
-// games are replayed with other weights (a stack-height term, then a line bonus, then random
-// perturbations) and the best kept. Every solution is re-scored by
-// the evaluator (`game::evaluate`).
+// drops, where its route can spell), plus the weighted board terms of its board (`Features`:
+// holes, height, covered cells, bumps), i.e. the board terms telescoped along the path. Kept as a
+// path sum plus the current board rather than (realized score + board evaluation) so that zero
+// board weights give the old beam exactly: measured on problems 18 and 24, no board weight tried
+// raises the score there beyond noise (see `HOLES`). The width follows the time: before each layer
+// it is what the remaining beam time allows at the measured cost of one node. While time is left,
+// whole games are replayed with other weights (a stack-height term, then a line bonus, then random
+// perturbations) and the best kept. Every solution is re-scored by the evaluator
+// (`game::evaluate`).
 
 use super::board::Board;
 use super::game::{evaluate, Game, Setup};
-use super::hex::{neighbour, Cell, Direction};
 use super::phrases::PhraseSet;
-use super::placement::lock_positions;
+use super::placement::{lock_positions, runs_through};
 use super::route::Scribe;
 use super::unit::{Pos, Unit};
 use crate::core::rng::Rng;
@@ -37,22 +40,47 @@ pub struct Weights {
     pub stack: f64,
     /// Per row the lock clears, on top of its points.
     pub lines: f64,
+    /// Per hole of the board after the lock (see `Features`); a board term.
+    pub holes: f64,
+    /// Per empty row above the stack of the board after the lock; a board term.
+    pub height: f64,
+    /// Per empty cell under a filled cell of its column; a board term.
+    pub cover: f64,
+    /// Per row of height difference between neighbouring columns; a board term.
+    pub bumps: f64,
 }
 
 impl Default for Weights {
     fn default() -> Weights {
+        // depth 8 (was 4): problem 24 235,536 / 238,674 / 232,226 against 220,992 to 228,146
+        // with 4 (bench --per-problem 30 -c 1, load ~2-3, wider beam of row-mask values).
         Weights {
             points: 1.0,
-            depth: 4.0,
+            depth: 8.0,
             row_fill: 1.0,
             neighbours: 2.0,
             covered: -6.0,
             drop: 4.0,
             stack: 0.0,
             lines: 0.0,
+            holes: HOLES,
+            height: HEIGHT,
+            cover: COVER,
+            bumps: BUMPS,
         }
     }
 }
+
+// Board weights: all zero by default. Measured (`bench --per-problem 30 -c 1 --only 18,24`, load
+// 2-4; untuned: 18 ~27,500, 24 ~221,000): holes -20 and height 4 gave 16,049 and 150,446; holes
+// -50: 15,312 / 127,096; cover -15: 26,754 / 145,169; holes -2, height 2: 27,020 / 146,414; cover
+// -1: 31,631 / 225,684 (within the noise); height alone 10 or 30 on 18: 25,022 / 21,578. Both
+// problems have caves under pre-filled islands; in the games looked at, a penalty on sealing them
+// made the beam stack on the islands instead and end early (24: 896 of 1620 units, holes -20).
+const HOLES: f64 = 0.0;
+const HEIGHT: f64 = 0.0;
+const COVER: f64 = 0.0;
+const BUMPS: f64 = 0.0;
 
 /// Share of a game's time given to each attempt's beam search.
 const BEAM_SHARE: f64 = 0.45;
@@ -69,60 +97,146 @@ pub struct Played {
 }
 
 /// How good locking `unit` at `pos` on `board` is (higher is better), and the rows it clears.
+//
+// Whole rows at a time: the unit's row masks against the board's rows and the rows above and
+// below it (a neighbour off the board counts as filled, as in the Frictionless Bananas
+// features). The per-cell version cost ~2 us per child on problem 24, where a node has hundreds
+// of children.
 pub fn placement_value(board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> (f64, u32) {
-    let cells = unit.cells(pos);
-    let height = board.height() as f64;
-    let filled = |c: Cell| !board.is_on_board(c) || board.get(c) || cells.contains(&c);
-    let mut rows: Vec<i32> = cells.iter().map(|c| c.y).collect();
-    rows.sort_unstable();
-    rows.dedup();
-    let mut lines = 0;
-    let mut row_fill = 0.0;
-    for &y in &rows {
-        let taken = board.rows()[y as usize].count_ones() as usize
-            + cells.iter().filter(|c| c.y == y).count();
-        lines += u32::from(taken == board.width());
-        row_fill += taken as f64 / board.width() as f64;
+    let shape = unit.shape(pos.orientation, pos.y);
+    let (width, height) = (board.width() as i32, board.height() as i32);
+    let full = u128::MAX >> (128 - width);
+    let last = 1u128 << (width - 1);
+    let rows = board.rows();
+    let left = pos.x + shape.dx_min;
+    let first = pos.y + shape.dy_min;
+    let unit_row = |y: i32| -> u128 {
+        let i = y - first;
+        if i < 0 || i >= shape.rows.len() as i32 {
+            0
+        } else {
+            shape.rows[i as usize] << left
+        }
+    };
+    let (mut lines, mut row_fill, mut depth) = (0u32, 0.0, 0i64);
+    let (mut neighbours, mut covered) = (0u32, 0u32);
+    for y in first..first + shape.rows.len() as i32 {
+        let cells = unit_row(y);
+        if cells == 0 {
+            continue;
+        }
+        let here = rows[y as usize];
+        let taken = (here | cells).count_ones();
+        lines += u32::from(taken == width as u32);
+        row_fill += taken as f64 / width as f64;
+        depth += y as i64 * cells.count_ones() as i64;
+        neighbours += (cells & (here >> 1 | last)).count_ones();
+        neighbours += (cells & (here << 1 | 1)).count_ones();
+        // The rows above and below: from an even row the diagonal neighbours are columns
+        // x - 1 and x, from an odd row x and x + 1.
+        let even = y % 2 == 0;
+        for other in [y - 1, y + 1] {
+            if other < 0 || other >= height {
+                neighbours += 2 * cells.count_ones();
+                continue;
+            }
+            let filled = rows[other as usize];
+            let (west, east) = if even {
+                (filled << 1 | 1, filled)
+            } else {
+                (filled, filled >> 1 | last)
+            };
+            neighbours += (cells & west).count_ones() + (cells & east).count_ones();
+            if other == y + 1 {
+                let empty = !filled & !unit_row(other) & full;
+                let (west, east) = if even {
+                    (empty << 1, empty)
+                } else {
+                    (empty, empty >> 1)
+                };
+                covered += (cells & west).count_ones() + (cells & east).count_ones();
+            }
+        }
     }
     let points = unit.size as f64 + 50.0 * (1.0 + lines as f64) * lines as f64;
-    let depth: f64 = cells.iter().map(|c| c.y as f64 / height).sum();
-    let drop = cells.iter().map(|c| c.y).min().unwrap_or(0) as f64;
-    let sides = [
-        Direction::E,
-        Direction::W,
-        Direction::SE,
-        Direction::SW,
-        Direction::NE,
-        Direction::NW,
-    ];
-    let neighbours = cells
-        .iter()
-        .flat_map(|&c| sides.iter().map(move |&d| neighbour(c, d)))
-        .filter(|&n| !cells.contains(&n) && filled(n))
-        .count() as f64;
-    let covered = cells
-        .iter()
-        .flat_map(|&c| [neighbour(c, Direction::SE), neighbour(c, Direction::SW)])
-        .filter(|&n| board.is_on_board(n) && !filled(n))
-        .count() as f64;
-    let top = board
-        .rows()
-        .iter()
-        .position(|&r| r != 0)
-        .unwrap_or(board.height()) as i32;
-    let top = cells.iter().map(|c| c.y).min().unwrap_or(top).min(top) + lines as i32;
+    let depth = depth as f64 / height as f64;
+    let drop = first as f64;
+    let board_top = rows.iter().position(|&r| r != 0).unwrap_or(board.height()) as i32;
+    let top = first.min(board_top) + lines as i32;
     let value = w.points * points
         + w.stack * top as f64
         + w.lines * lines as f64
         + w.depth * depth
         + w.row_fill * row_fill
-        + w.neighbours * neighbours
-        + w.covered * covered
+        + w.neighbours * neighbours as f64
+        + w.covered * covered as f64
         + w.drop * drop;
     (value, lines)
 }
 
+/// What the beam sees of a whole board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// Empty cells a one-cell unit cannot reach from the top row with E, W, SE and SW moves.
+    pub holes: u32,
+    /// Empty rows above the highest filled cell.
+    pub clear_rows: u32,
+    /// Empty cells below a filled cell of their column (same x).
+    pub covered: u32,
+    /// Sum over columns of |height difference with the next column|.
+    pub bumps: u32,
+}
+
+impl Features {
+    /// The features of `board`: a flood fill down the rows, each row's reached cells spread
+    /// along their runs of empty cells, then one row down by SW and SE.
+    pub fn of(board: &Board) -> Features {
+        let full = u128::MAX >> (128 - board.width());
+        let rows = board.rows();
+        let clear_rows = rows.iter().position(|&r| r != 0).unwrap_or(rows.len());
+        let mut holes = 0;
+        let (mut covered, mut bumps) = (0, 0);
+        // The columns with a filled cell at or above the row.
+        let mut columns = 0u128;
+        // Every cell of an empty row is reached; so is the next row's every empty cell.
+        let mut reached = full;
+        for (y, &row) in rows.iter().enumerate().skip(clear_rows) {
+            let empty = !row & full;
+            // Reached cells of row y - 1 step to row y: SW then SE, from an even or odd row.
+            let seeds = if y % 2 == 1 {
+                reached >> 1 | reached
+            } else {
+                reached | reached << 1
+            };
+            reached = runs_through(empty, seeds & empty);
+            holes += (empty & !reached).count_ones();
+            covered += (columns & empty).count_ones();
+            columns |= row;
+            bumps += ((columns ^ columns >> 1) & full >> 1).count_ones();
+        }
+        Features {
+            holes,
+            covered,
+            bumps,
+            clear_rows: clear_rows as u32,
+        }
+    }
+
+    /// The board term of a node's value.
+    pub fn value(&self, w: &Weights) -> f64 {
+        w.holes * self.holes as f64
+            + w.height * self.clear_rows as f64
+            + w.cover * self.covered as f64
+            + w.bumps * self.bumps as f64
+    }
+}
+
 impl Weights {
+    /// Whether any board term is weighted (else `Features` need not be computed).
+    fn sees_boards(&self) -> bool {
+        self.holes != 0.0 || self.height != 0.0 || self.cover != 0.0 || self.bumps != 0.0
+    }
+
     /// These weights, each scaled by a random factor in [0.5, 2], and a drop weight in [0, 8].
     pub fn perturbed(&self, rng: &mut Rng) -> Weights {
         let drop = 8.0 * rng.f64();
@@ -136,6 +250,10 @@ impl Weights {
             drop,
             stack: scale(self.stack),
             lines: scale(self.lines),
+            holes: scale(self.holes),
+            height: scale(self.height),
+            cover: scale(self.cover),
+            bumps: scale(self.bumps),
         }
     }
 }
@@ -143,7 +261,10 @@ impl Weights {
 /// A board of the beam after some locks.
 struct Node {
     board: Board,
+    /// The placement values along the path plus `board_term`.
     value: f64,
+    /// `Features::value` of `board`.
+    board_term: f64,
     move_score: u64,
     prev_lines: u32,
 }
@@ -152,9 +273,11 @@ struct Node {
 /// that ends by `deadline` (narrowing to one node when time is short).
 pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline) -> Vec<Pos> {
     let phrase_guess = 3 * setup.height() as u64;
+    let start_term = Features::of(&setup.start).value(weights);
     let mut layer = vec![Node {
         board: setup.start.clone(),
-        value: 0.0,
+        value: start_term,
+        board_term: start_term,
         move_score: 0,
         prev_lines: 0,
     }];
@@ -174,7 +297,8 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
             let per_layer = deadline.remaining().as_secs_f64() / left as f64;
             ((per_layer / per_node) as usize).clamp(1, MAX_WIDTH)
         };
-        let mut children: Vec<(f64, u32, Pos, u32)> = Vec::new();
+        let mut children: Vec<(f64, u32, Pos, u32, f64)> = Vec::new();
+        let mut scratch = setup.start.clone();
         for (i, node) in layer.iter().enumerate() {
             expanded += 1;
             let spawn = unit.spawn;
@@ -190,7 +314,15 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
             }
             for pos in lock_positions(&node.board, unit, spawn) {
                 let (value, lines) = placement_value(&node.board, unit, pos, weights);
-                children.push((node.value + value, i as u32, pos, lines));
+                let term = if weights.sees_boards() {
+                    scratch.clone_from(&node.board);
+                    scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+                    Features::of(&scratch).value(weights)
+                } else {
+                    0.0
+                };
+                let value = node.value - node.board_term + value + term;
+                children.push((value, i as u32, pos, lines, term));
             }
         }
         if children.is_empty() {
@@ -200,7 +332,7 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
         let mut next: Vec<Node> = Vec::with_capacity(width);
         let mut links = Vec::with_capacity(width);
         let mut seen: HashSet<u64> = HashSet::new();
-        for &(value, parent, pos, lines) in &children {
+        for &(value, parent, pos, lines, board_term) in &children {
             if next.len() == width {
                 break;
             }
@@ -221,6 +353,7 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
             next.push(Node {
                 board,
                 value,
+                board_term,
                 move_score: from.move_score + points + bonus,
                 prev_lines: lines,
             });
@@ -383,5 +516,119 @@ mod tests {
                 "problem {id}: {played:?}"
             );
         }
+    }
+}
+#[cfg(test)]
+mod feature_tests {
+    use super::*;
+
+    use crate::icfp2015::hex::{neighbour, Direction};
+    use crate::icfp2015::placement::placements;
+
+    /// The per-cell `placement_value` it replaced, to check it.
+    fn reference_value(board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> (f64, u32) {
+        let cells = unit.cells(pos);
+        let height = board.height() as f64;
+        let filled = |c: Cell| !board.is_on_board(c) || board.get(c) || cells.contains(&c);
+        let mut rows: Vec<i32> = cells.iter().map(|c| c.y).collect();
+        rows.sort_unstable();
+        rows.dedup();
+        let mut lines = 0;
+        let mut row_fill = 0.0;
+        for &y in &rows {
+            let taken = board.rows()[y as usize].count_ones() as usize
+                + cells.iter().filter(|c| c.y == y).count();
+            lines += u32::from(taken == board.width());
+            row_fill += taken as f64 / board.width() as f64;
+        }
+        let points = unit.size as f64 + 50.0 * (1.0 + lines as f64) * lines as f64;
+        let depth: f64 = cells.iter().map(|c| c.y as f64 / height).sum();
+        let drop = cells.iter().map(|c| c.y).min().unwrap_or(0) as f64;
+        let sides = [
+            Direction::E,
+            Direction::W,
+            Direction::SE,
+            Direction::SW,
+            Direction::NE,
+            Direction::NW,
+        ];
+        let neighbours = cells
+            .iter()
+            .flat_map(|&c| sides.iter().map(move |&d| neighbour(c, d)))
+            .filter(|&n| !cells.contains(&n) && filled(n))
+            .count() as f64;
+        let covered = cells
+            .iter()
+            .flat_map(|&c| [neighbour(c, Direction::SE), neighbour(c, Direction::SW)])
+            .filter(|&n| board.is_on_board(n) && !filled(n))
+            .count() as f64;
+        let top = board
+            .rows()
+            .iter()
+            .position(|&r| r != 0)
+            .unwrap_or(board.height()) as i32;
+        let top = cells.iter().map(|c| c.y).min().unwrap_or(top).min(top) + lines as i32;
+        let value = w.points * points
+            + w.stack * top as f64
+            + w.lines * lines as f64
+            + w.depth * depth
+            + w.row_fill * row_fill
+            + w.neighbours * neighbours
+            + w.covered * covered
+            + w.drop * drop;
+        (value, lines)
+    }
+
+    #[test]
+    fn placement_value_matches_the_per_cell_version() {
+        let w = Weights {
+            stack: 3.0,
+            lines: 7.0,
+            ..Weights::default()
+        };
+        for id in [0, 6, 13, 18, 24] {
+            let setup = Setup::bundled(id);
+            let mut game = Game::new(&setup, setup.problem.source_seeds[0]);
+            for step in 0..40 {
+                if game.is_over() {
+                    break;
+                }
+                let options = placements(&game);
+                for p in &options {
+                    let (a, la) = placement_value(game.board(), game.unit(), p.pos, &w);
+                    let (b, lb) = reference_value(game.board(), game.unit(), p.pos, &w);
+                    assert_eq!(la, lb, "problem {id} step {step} {p:?}");
+                    assert!(
+                        (a - b).abs() < 1e-9,
+                        "problem {id} step {step} {p:?}: {a} vs {b}"
+                    );
+                }
+                let mut by_top: Vec<_> = options.iter().collect();
+                by_top.sort_by_key(|p| game.unit().cells(p.pos).iter().map(|c| c.y).min());
+                let pick = by_top[by_top.len() - 1 - (step * 7) % by_top.len().div_ceil(3)];
+                for &c in &pick.path {
+                    game.step(c);
+                }
+            }
+        }
+    }
+    use crate::icfp2015::hex::Cell;
+
+    #[test]
+    fn holes_are_the_cells_the_top_cannot_reach() {
+        let mut board = Board::new(5, 4);
+        // Row 1 full but for column 4: row 2 reached only below (4, 1).
+        for x in 0..4 {
+            board.set(Cell::new(x, 1));
+        }
+        let f = Features::of(&board);
+        // Row 1 odd: (4, 1) steps to (4, 2) and (5, 2) (off the board).
+        // Row 2: all 5 empty, one run, reached. Row 3 all reached.
+        assert_eq!((f.holes, f.clear_rows), (0, 1));
+        board.set(Cell::new(3, 2));
+        let f = Features::of(&board);
+        // Row 2: (4, 2) reached, run {4}; (0..3, 2) holes. Row 3 odd? No: row 3 from even row 2:
+        // (4, 2) -> (3, 3), (4, 3); row 3 all empty: one run, reached.
+        assert_eq!((f.holes, f.clear_rows), (3, 1));
     }
 }

@@ -84,7 +84,7 @@ pub struct PlayArgs {
     #[arg(short = 't', long = "time", value_name = "SECONDS")]
     pub time: Option<f64>,
     /// Memory limit in megabytes: fewer threads run when -c of them would not fit (a search
-    /// peaks at 16 MB on the largest qualifier problem).
+    /// peaks at 28 MB on the qualifier problems).
     #[arg(short = 'm', long = "memory", value_name = "MEGABYTES")]
     pub memory: Option<u64>,
     /// Threads to play seeds on (default 1).

@@ -17,10 +17,11 @@ use super::placement::Grid;
 use super::unit::{Pos, Unit};
 
 /// Automaton states kept per (position, mode): `K` where the corridor is narrow, `K_WIDE`
-/// where it spans more than `WIDE` columns. Measured on the first 12 units of problems 1, 6,
-/// 14, 18 and 24 (`dp::tests`): 4 states instead of 2 earn 1-25 % more points per row and cost
-/// twice the time, which on the 100-column problem 24 (1,620 units) the beam needs more.
-const K: usize = 4;
+/// where it spans more than `WIDE` columns. Measured 2026-11-22: on the one-cell problems 1 and
+/// 21, 4 states gave 5,516 and 1,498 (bench, 30 s), and at `play -t 10 -c 2` 8 give 5,556-5,574
+/// and 1,508, 16 give 5,878 and 1,512, with 14, 6 and 18 unchanged within noise (30 s). On the
+/// 100-column problem 24 the beam needs the time more; 4 states instead of 2 earn ~1 % per row.
+const K: usize = 16;
 const K_WIDE: usize = 2;
 const WIDE: i32 = 24;
 

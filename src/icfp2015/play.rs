@@ -47,9 +47,9 @@ pub const QUALIFIER_PROBLEMS: [&str; 25] = [
 pub const LEADERBOARD_TSV: &str = include_str!("../../data/icfp2015/leaderboard.tsv");
 
 /// Peak memory of one search thread, with the process's own: `/usr/bin/time -v podium
-/// icfp2015 play -f problem_24.json -t 10 -c 1` peaks at 17 MB, `-c 2` at 15.5 MB
-/// (2026-11-22); the beam's width is bounded (`solver::MAX_WIDTH`), the DP table is per grid.
-const MEGABYTES_PER_THREAD: u64 = 16;
+/// icfp2015 play -f problem_14.json -t 8 -c 1` peaks at 28 MB (the DP's table over 50 rows),
+/// problem 24 at 10 MB (2026-11-22); the beam's width is bounded (`solver::MAX_WIDTH`).
+const MEGABYTES_PER_THREAD: u64 = 32;
 
 /// The threads to run for `-c cores` under `-m megabytes`: as many as fit, at least one.
 pub fn threads_within(cores: usize, megabytes: Option<u64>) -> usize {
@@ -233,7 +233,7 @@ mod tests {
     fn memory_limits_the_threads() {
         assert_eq!(threads_within(4, None), 4);
         assert_eq!(threads_within(4, Some(1000)), 4);
-        assert_eq!(threads_within(4, Some(40)), 2);
+        assert_eq!(threads_within(4, Some(70)), 2);
         assert_eq!(threads_within(4, Some(1)), 1);
         assert_eq!(threads_within(0, Some(1000)), 1);
     }

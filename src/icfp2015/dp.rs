@@ -53,6 +53,23 @@ const EMPTY: Entry = Entry {
     command: 0,
 };
 
+/// What the DP is asked: the route of `unit` on `board` from `start` to a lock at `goal` that
+/// spells the most points from automaton state `state` (phrases with a zero in `counts` earn
+/// their +300). `dist[grid index]` is `u32::MAX` where the goal cannot be reached (and on
+/// every position that does not fit).
+#[derive(Clone, Copy)]
+pub struct Request<'a> {
+    pub phrases: &'a PhraseSet,
+    pub board: &'a Board,
+    pub unit: &'a Unit,
+    pub grid: &'a Grid,
+    pub dist: &'a [u32],
+    pub start: Pos,
+    pub goal: Pos,
+    pub state: u32,
+    pub counts: &'a [u64],
+}
+
 /// A route: its commands (the last one locks the unit) and the byte written for each.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Route {
@@ -146,58 +163,40 @@ impl Planner {
         }
     }
 
-    /// The route from `start` to a lock at `goal` that spells the most points from automaton
-    /// state `state` (phrases with a zero in `counts` earn their +300), or `None` when no route
-    /// of the DP's shape reaches the goal. `dist[grid index]` is `u32::MAX` where the goal
-    /// cannot be reached (and on every position that does not fit).
-    #[allow(clippy::too_many_arguments)]
-    pub fn route(
-        &mut self,
-        phrases: &PhraseSet,
-        board: &Board,
-        unit: &Unit,
-        grid: &Grid,
-        dist: &[u32],
-        start: Pos,
-        goal: Pos,
-        state: u32,
-        counts: &[u64],
-    ) -> Option<Route> {
+    /// The route that `request` asks for, or `None` when no route of the DP's shape reaches
+    /// the goal.
+    pub fn route(&mut self, request: &Request) -> Option<Route> {
+        for (s, fresh) in self.fresh.iter_mut().enumerate() {
+            *fresh = 300
+                * request
+                    .phrases
+                    .ends_at(s as u32)
+                    .iter()
+                    .filter(|&&p| request.counts[p as usize] == 0)
+                    .count() as i32;
+        }
         // Sideways moves cost no rows, so a route seldom needs to stray from the columns
         // between its ends; the corridor bounds the work on wide boards. When the way to the
         // lock leads around an obstacle, the whole width.
-        [CORRIDOR, i32::MAX / 4].into_iter().find_map(|margin| {
-            self.route_within(
-                phrases, board, unit, grid, dist, start, goal, state, counts, margin,
-            )
-        })
+        [CORRIDOR, i32::MAX / 4]
+            .into_iter()
+            .find_map(|margin| self.route_within(request, margin))
     }
 
     /// [`Self::route`] with the pivot at most `margin` columns beyond the spawn's and the lock's.
-    #[allow(clippy::too_many_arguments)]
-    fn route_within(
-        &mut self,
-        phrases: &PhraseSet,
-        board: &Board,
-        unit: &Unit,
-        grid: &Grid,
-        dist: &[u32],
-        start: Pos,
-        goal: Pos,
-        state: u32,
-        counts: &[u64],
-        margin: i32,
-    ) -> Option<Route> {
+    fn route_within(&mut self, request: &Request, margin: i32) -> Option<Route> {
+        let Request {
+            board,
+            unit,
+            grid,
+            dist,
+            start,
+            goal,
+            state,
+            ..
+        } = *request;
         if goal.y < start.y || grid.index(start).is_none_or(|i| dist[i] == NONE) {
             return None;
-        }
-        for (s, fresh) in self.fresh.iter_mut().enumerate() {
-            *fresh = 300
-                * phrases
-                    .ends_at(s as u32)
-                    .iter()
-                    .filter(|&&p| counts[p as usize] == 0)
-                    .count() as i32;
         }
         let canonical = |pos: Pos| unit.canonical_pos(pos);
         let fits = |pos: Pos| board.fits_unit(unit, pos);
@@ -410,9 +409,17 @@ mod tests {
                 let dist = distances_to(&grid, goal, &fits, &canonical);
                 let start = canonical(game.pos());
                 let route = planner
-                    .route(
-                        &phrases, &board, unit, &grid, &dist, start, goal, state, &counts,
-                    )
+                    .route(&Request {
+                        phrases: &phrases,
+                        board: &board,
+                        unit,
+                        grid: &grid,
+                        dist: &dist,
+                        start,
+                        goal,
+                        state,
+                        counts: &counts,
+                    })
                     .unwrap_or_else(|| panic!("problem {id}: no DP route to {goal:?}"));
                 assert_eq!(
                     decode(std::str::from_utf8(&route.bytes).unwrap()).unwrap(),

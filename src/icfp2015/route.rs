@@ -15,7 +15,7 @@
 // the greedy alone 66,366, with the DP 106,058; the greedy still wins where a phrase is new.
 
 use super::commands::{decode, Command};
-use super::dp::Planner;
+use super::dp::{Planner, Request};
 use super::game::{target, Game, Outcome};
 use super::phrases::PhraseSet;
 use super::placement::Grid;
@@ -458,17 +458,17 @@ impl<'p> Scribe<'p> {
         }
         if spell && self.use_dp {
             let spam_counts: Vec<u64> = self.spam_index.iter().map(|&i| counts_before[i]).collect();
-            let dp = self.planner.route(
-                &self.spam,
+            let dp = self.planner.route(&Request {
+                phrases: &self.spam,
                 board,
                 unit,
-                &grid,
-                &dist,
+                grid: &grid,
+                dist: &dist,
                 start,
                 goal,
-                spam_before,
-                &spam_counts,
-            );
+                state: spam_before,
+                counts: &spam_counts,
+            });
             if let Some(dp) = dp {
                 let before = self.phrases.power_score(&counts_before);
                 let greedy = self.phrases.power_score(&self.counts) - before;

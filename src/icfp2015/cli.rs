@@ -6,6 +6,7 @@ use super::game::{evaluate, Evaluation, Setup};
 use super::phrases::PhraseSet;
 use super::problem::{Problem, Solution};
 use super::show::Replay;
+use super::solver::Weights;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -144,6 +145,7 @@ pub fn run_with(
             }
         }
         Icfp2015Command::Play(args) => {
+            Weights::from_env().map_err(CliError::input)?;
             let phrases = phrase_set(&args.phrases)?;
             let setups = load_problems(&args.files)?;
             let time = Duration::from_secs_f64(args.time.unwrap_or(3600.0).max(0.0));
@@ -156,6 +158,7 @@ pub fn run_with(
             cores,
             only,
         } => {
+            Weights::from_env().map_err(CliError::input)?;
             let cores = cores
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let per_problem = Duration::from_secs_f64(per_problem.max(0.0));

@@ -182,6 +182,11 @@ pub fn runs_through(free: u128, seeds: u128) -> u128 {
 // row, SE/SW moves seed the next row; a row is done when the turns add nothing. Measured on
 // problem 24 (100 columns): the BFS with a visited array cost ~1.5 ms per call.
 pub fn lock_positions(board: &Board, unit: &Unit, start: Pos) -> Vec<Pos> {
+    lock_positions_where(board, unit, start, false)
+}
+
+/// [`lock_positions`], only those where the unit rests (SW or SE is blocked) when `resting`.
+pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: bool) -> Vec<Pos> {
     let grid = Grid::new(unit, board);
     let (width, height) = (board.width() as i32, board.height() as i32);
     let rows = board.rows();
@@ -289,7 +294,8 @@ pub fn lock_positions(board: &Board, unit: &Unit, start: Pos) -> Vec<Pos> {
                 & shift(fits[(o + 5) % 6], base[(o + 5) % 6][p] - base[o][p])
                 & shift(below[o], -(sw + down))
                 & shift(below[o], -(se + down));
-            let mut lock = reached[o] & !stays;
+            let falls = shift(below[o], -(sw + down)) & shift(below[o], -(se + down));
+            let mut lock = reached[o] & !if resting { falls } else { stays };
             while lock != 0 {
                 let i = lock.trailing_zeros() as i32;
                 lock &= lock - 1;

@@ -16,7 +16,7 @@
 use super::board::Board;
 use super::game::{evaluate, Game, Setup};
 use super::phrases::PhraseSet;
-use super::placement::{lock_positions, runs_through};
+use super::placement::{lock_positions_where, runs_through};
 use super::route::Scribe;
 use super::unit::{Pos, Unit};
 use crate::core::rng::Rng;
@@ -48,6 +48,12 @@ pub struct Weights {
     pub cover: f64,
     /// Per row of height difference between neighbouring columns; a board term.
     pub bumps: f64,
+    /// Per unit of `Features::rows`; a board term.
+    pub rows: f64,
+    /// Per cell of the unit on a cell where some unit of the problem spawns.
+    pub spawn: f64,
+    /// Lock only where the unit cannot fall further (SW or SE blocked).
+    pub resting: bool,
 }
 
 impl Default for Weights {
@@ -67,6 +73,9 @@ impl Default for Weights {
             height: HEIGHT,
             cover: COVER,
             bumps: BUMPS,
+            rows: 0.0,
+            spawn: 0.0,
+            resting: false,
         }
     }
 }
@@ -175,7 +184,7 @@ pub fn placement_value(board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> (f6
 }
 
 /// What the beam sees of a whole board.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Features {
     /// Empty cells a one-cell unit cannot reach from the top row with E, W, SE and SW moves.
     pub holes: u32,
@@ -185,6 +194,9 @@ pub struct Features {
     pub covered: u32,
     /// Sum over columns of |height difference with the next column|.
     pub bumps: u32,
+    /// Sum over rows of fill^2 x how open the row's empty cells are, plus emptiness^2 x how high
+    /// the row is (the first-place team's row evaluation, on a scale of 1 per full open row).
+    pub rows: f64,
 }
 
 impl Features {
@@ -200,7 +212,35 @@ impl Features {
         let mut columns = 0u128;
         // Every cell of an empty row is reached; so is the next row's every empty cell.
         let mut reached = full;
+        let width = board.width() as u32;
+        let last = 1u128 << (width - 1);
+        let height = rows.len() as f64;
+        let mut row_sum =
+            clear_rows as f64 * 0.2 * (2.0 * height - clear_rows as f64 + 1.0) / 2.0 / height;
         for (y, &row) in rows.iter().enumerate().skip(clear_rows) {
+            {
+                let empty = !row & full;
+                let fill = row.count_ones() as f64 / width as f64;
+                let side = (empty & (row << 1 | 1)).count_ones()
+                    + (empty & (row >> 1 | last)).count_ones();
+                let above = if y == 0 { 0 } else { rows[y - 1] };
+                let (nw, ne) = if y % 2 == 0 {
+                    (above << 1 | 1, above)
+                } else {
+                    (above, above >> 1 | last)
+                };
+                let (nw, ne) = if y == 0 {
+                    (0, 0)
+                } else {
+                    (nw & full, ne & full)
+                };
+                let up = (empty & nw).count_ones() + (empty & ne).count_ones();
+                let both = (empty & nw & ne).count_ones();
+                let dead =
+                    0.95f64.powi(side as i32) * 0.9f64.powi(up as i32) * 0.8f64.powi(both as i32);
+                row_sum += fill * fill * dead
+                    + 0.2 * (1.0 - fill) * (1.0 - fill) * (height - y as f64) / height;
+            }
             let empty = !row & full;
             // Reached cells of row y - 1 step to row y: SW then SE, from an even or odd row.
             let seeds = if y % 2 == 1 {
@@ -219,6 +259,7 @@ impl Features {
             covered,
             bumps,
             clear_rows: clear_rows as u32,
+            rows: row_sum,
         }
     }
 
@@ -228,13 +269,67 @@ impl Features {
             + w.height * self.clear_rows as f64
             + w.cover * self.covered as f64
             + w.bumps * self.bumps as f64
+            + w.rows * self.rows
     }
 }
 
+/// The environment variable that replaces the default weights, for tuning: `name=value` pairs
+/// separated by commas (`holes=-5,resting=1`), the names being those of `Weights`' fields.
+pub const WEIGHTS_VAR: &str = "PODIUM_ICFP2015_WEIGHTS";
+
 impl Weights {
+    /// The defaults with the `name=value` pairs of `spec` (see [`WEIGHTS_VAR`]) applied.
+    pub fn parse(spec: &str) -> Result<Weights, String> {
+        let mut w = Weights::default();
+        for pair in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let bad = || format!("icfp2015 {WEIGHTS_VAR}: `{pair}` is not name=number");
+            let (name, value) = pair.split_once('=').ok_or_else(bad)?;
+            let v: f64 = value.trim().parse().map_err(|_| bad())?;
+            if !v.is_finite() {
+                return Err(bad());
+            }
+            let field = match name.trim() {
+                "points" => &mut w.points,
+                "depth" => &mut w.depth,
+                "row_fill" => &mut w.row_fill,
+                "neighbours" => &mut w.neighbours,
+                "covered" => &mut w.covered,
+                "drop" => &mut w.drop,
+                "stack" => &mut w.stack,
+                "lines" => &mut w.lines,
+                "holes" => &mut w.holes,
+                "height" => &mut w.height,
+                "cover" => &mut w.cover,
+                "bumps" => &mut w.bumps,
+                "rows" => &mut w.rows,
+                "spawn" => &mut w.spawn,
+                "resting" => {
+                    w.resting = v != 0.0;
+                    continue;
+                }
+                other => return Err(format!("icfp2015 {WEIGHTS_VAR}: no weight named `{other}`")),
+            };
+            *field = v;
+        }
+        Ok(w)
+    }
+
+    /// The weights [`WEIGHTS_VAR`] names, if it is set.
+    pub fn from_env() -> Result<Option<Weights>, String> {
+        match std::env::var(WEIGHTS_VAR) {
+            Ok(spec) => Weights::parse(&spec).map(Some),
+            Err(std::env::VarError::NotPresent) => Ok(None),
+            Err(_) => Err(format!("icfp2015 {WEIGHTS_VAR}: not UTF-8")),
+        }
+    }
+
     /// Whether any board term is weighted (else `Features` need not be computed).
     fn sees_boards(&self) -> bool {
-        self.holes != 0.0 || self.height != 0.0 || self.cover != 0.0 || self.bumps != 0.0
+        self.holes != 0.0
+            || self.height != 0.0
+            || self.cover != 0.0
+            || self.bumps != 0.0
+            || self.rows != 0.0
     }
 
     /// These weights, each scaled by a random factor in [0.5, 2], and a drop weight in [0, 8].
@@ -254,6 +349,9 @@ impl Weights {
             height: scale(self.height),
             cover: scale(self.cover),
             bumps: scale(self.bumps),
+            rows: scale(self.rows),
+            spawn: self.spawn,
+            resting: self.resting,
         }
     }
 }
@@ -274,6 +372,7 @@ struct Node {
 pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline) -> Vec<Pos> {
     let phrase_guess = 3 * setup.height() as u64;
     let start_term = Features::of(&setup.start).value(weights);
+    let spawn_rows = spawn_cells(setup);
     let mut layer = vec![Node {
         board: setup.start.clone(),
         value: start_term,
@@ -312,8 +411,11 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
                 }
                 continue;
             }
-            for pos in lock_positions(&node.board, unit, spawn) {
-                let (value, lines) = placement_value(&node.board, unit, pos, weights);
+            for pos in lock_positions_where(&node.board, unit, spawn, weights.resting) {
+                let (mut value, lines) = placement_value(&node.board, unit, pos, weights);
+                if weights.spawn != 0.0 {
+                    value += weights.spawn * overlap(unit, pos, &spawn_rows) as f64;
+                }
                 let term = if weights.sees_boards() {
                     scratch.clone_from(&node.board);
                     scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
@@ -380,6 +482,36 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
     locks
 }
 
+/// Per board row, the cells where some unit of the problem spawns.
+fn spawn_cells(setup: &Setup) -> Vec<u128> {
+    let mut rows = vec![0u128; setup.height()];
+    for unit in &setup.units {
+        let p = unit.spawn;
+        let shape = unit.shape(p.orientation, p.y);
+        for (i, &r) in shape.rows.iter().enumerate() {
+            let y = p.y + shape.dy_min + i as i32;
+            if (0..rows.len() as i32).contains(&y) {
+                rows[y as usize] |= r << (p.x + shape.dx_min);
+            }
+        }
+    }
+    rows
+}
+
+/// How many cells of `unit` at `pos` are on `cells`.
+fn overlap(unit: &Unit, pos: Pos, cells: &[u128]) -> u32 {
+    let shape = unit.shape(pos.orientation, pos.y);
+    let first = pos.y + shape.dy_min;
+    shape
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, &r)| {
+            (r << (pos.x + shape.dx_min) & cells[(first + i as i32) as usize]).count_ones()
+        })
+        .sum()
+}
+
 /// Plans the game with a beam search and routes each unit to its lock spelling phrases; then
 /// again with perturbed weights while the time left allows a whole attempt. Returns the best
 /// game, re-scored by the evaluator.
@@ -425,6 +557,9 @@ pub fn solve_variant(
 /// The weights of attempt `k`: the defaults, then a stack-height term, then a line bonus, then
 /// random perturbations of the defaults.
 fn attempt_weights(k: u32, rng: &mut Rng) -> Weights {
+    if let Ok(Some(w)) = Weights::from_env() {
+        return if k == 0 { w } else { w.perturbed(rng) };
+    }
     match k {
         0 => Weights::default(),
         1 => Weights {
@@ -495,6 +630,17 @@ pub fn solve_within(setup: &Setup, seed: u32, phrases: &PhraseSet, time: Duratio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weights_parse_names_and_reject_the_rest() {
+        let w = Weights::parse(" holes=-5, resting=1,spawn=-3000 ").unwrap();
+        assert_eq!((w.holes, w.spawn, w.resting), (-5.0, -3000.0, true));
+        assert_eq!(w.depth, Weights::default().depth);
+        for bad in ["holes", "holes=x", "hole=1", "depth=inf", "=3"] {
+            let e = Weights::parse(bad).unwrap_err();
+            assert!(e.starts_with("icfp2015 PODIUM_ICFP2015_WEIGHTS:"), "{bad}: {e}");
+        }
+    }
 
     #[test]
     fn solutions_are_valid_and_score() {

@@ -54,12 +54,18 @@ pub struct Weights {
     pub spawn: f64,
     /// Lock only where the unit cannot fall further (SW or SE blocked).
     pub resting: bool,
+    /// Skip locks that clear a single row while the board holds fewer than three rows' worth
+    /// of cells and more than ten units remain, waiting for multi-row clears.
+    pub hold_single: bool,
 }
 
 impl Default for Weights {
     fn default() -> Weights {
         // depth 8 (was 4): problem 24 235,536 / 238,674 / 232,226 against 220,992 to 228,146
         // with 4 (bench --per-problem 30 -c 1, load ~2-3, wider beam of row-mask values).
+        // hold_single on (`play -t 15 -c 1`, one run each, off -> on): problem 0 11,581 ->
+        // 12,413; 8 19,240 -> 20,208; 10 8,398 -> 8,938; 20 8,688 -> 8,900; 12 13,535 -> 13,323;
+        // 14 104,358 -> 105,676 (the board-count condition keeps it off on 18 and 24).
         Weights {
             points: 1.0,
             depth: 8.0,
@@ -76,6 +82,7 @@ impl Default for Weights {
             rows: 0.0,
             spawn: 0.0,
             resting: false,
+            hold_single: true,
         }
     }
 }
@@ -307,6 +314,10 @@ impl Weights {
                     w.resting = v != 0.0;
                     continue;
                 }
+                "hold_single" => {
+                    w.hold_single = v != 0.0;
+                    continue;
+                }
                 other => return Err(format!("icfp2015 {WEIGHTS_VAR}: no weight named `{other}`")),
             };
             *field = v;
@@ -352,6 +363,7 @@ impl Weights {
             rows: scale(self.rows),
             spawn: self.spawn,
             resting: self.resting,
+            hold_single: self.hold_single,
         }
     }
 }
@@ -397,6 +409,7 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
             ((per_layer / per_node) as usize).clamp(1, MAX_WIDTH)
         };
         let mut children: Vec<(f64, u32, Pos, u32, f64)> = Vec::new();
+
         let mut scratch = setup.start.clone();
         for (i, node) in layer.iter().enumerate() {
             expanded += 1;
@@ -411,8 +424,12 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
                 }
                 continue;
             }
+            let hold = weights.hold_single && left > 10 && node.board.count() < 3 * setup.width();
             for pos in lock_positions_where(&node.board, unit, spawn, weights.resting) {
                 let (mut value, lines) = placement_value(&node.board, unit, pos, weights);
+                if lines == 1 && hold {
+                    continue;
+                }
                 if weights.spawn != 0.0 {
                     value += weights.spawn * overlap(unit, pos, &spawn_rows) as f64;
                 }
@@ -532,7 +549,17 @@ pub fn solve_variant(
         ((setup.problem.id as u64) << 32 | seed as u64)
             ^ u64::from(variant).wrapping_mul(0x9E37_79B9_7F4A_7C15),
     );
-    let beam_time = deadline.remaining().mul_f64(BEAM_SHARE);
+    // Where the routes of one game would leave no time for a second attempt, the one attempt's
+    // beam gets the time they leave instead of its share.
+    let remaining = deadline.remaining();
+    let routes = route_cost(setup, seed, phrases);
+    let beam_time = if routes > remaining.mul_f64(0.2) {
+        remaining
+            .saturating_sub(routes.mul_f64(ROUTE_MARGIN))
+            .max(remaining.mul_f64(BEAM_SHARE))
+    } else {
+        remaining.mul_f64(BEAM_SHARE)
+    };
     let mut attempts = variant;
     let mut weights = attempt_weights(attempts, &mut rng);
     let mut best: Option<Played> = None;
@@ -552,6 +579,39 @@ pub fn solve_variant(
         weights = attempt_weights(attempts, &mut rng);
     }
     best.expect("at least one attempt")
+}
+
+/// Headroom on the estimated route time when the beam takes the rest of the time.
+const ROUTE_MARGIN: f64 = 1.4;
+
+/// Units routed to estimate the route cost of a game.
+const ROUTE_SAMPLE: usize = 8;
+
+/// An estimate of the time the routes of a whole game take: the first few units of a greedy
+/// plan routed on a copy of the game, scaled to the game's length. The first units fall the
+/// furthest, so this errs high.
+fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
+    let mut game = Game::new(setup, seed);
+    let order = game.order().to_vec();
+    let sample = &order[..order.len().min(ROUTE_SAMPLE)];
+    let locks = plan(
+        setup,
+        sample,
+        &Weights::default(),
+        &Deadline::after(Duration::ZERO),
+    );
+    let started = Instant::now();
+    let mut scribe = Scribe::new(phrases);
+    scribe.use_dp = true;
+    for (k, &lock) in locks.iter().enumerate() {
+        if game.is_over() {
+            break;
+        }
+        scribe.route(&mut game, lock, locks.get(k + 1).copied(), true);
+    }
+    started
+        .elapsed()
+        .mul_f64(order.len() as f64 / locks.len().max(1) as f64)
 }
 
 /// The weights of attempt `k`: the defaults, then a stack-height term, then a line bonus, then
@@ -638,7 +698,10 @@ mod tests {
         assert_eq!(w.depth, Weights::default().depth);
         for bad in ["holes", "holes=x", "hole=1", "depth=inf", "=3"] {
             let e = Weights::parse(bad).unwrap_err();
-            assert!(e.starts_with("icfp2015 PODIUM_ICFP2015_WEIGHTS:"), "{bad}: {e}");
+            assert!(
+                e.starts_with("icfp2015 PODIUM_ICFP2015_WEIGHTS:"),
+                "{bad}: {e}"
+            );
         }
     }
 

@@ -2,6 +2,7 @@
 //! engine, the official evaluator's scoring, a terminal/SVG viewer and the `podium icfp2015` CLI.
 
 pub mod board;
+pub mod chain;
 pub mod cli;
 pub mod commands;
 pub mod dp;

@@ -14,6 +14,7 @@
 // over all phrases and their +300s) is written. Measured on problem 14 (30 s, one thread):
 // the greedy alone 66,366, with the DP 106,058; the greedy still wins where a phrase is new.
 
+use super::chain;
 use super::commands::{decode, Command};
 use super::dp::{Planner, Request};
 use super::game::{target, Game, Outcome};
@@ -225,6 +226,43 @@ impl<'p> Scribe<'p> {
             }
         }
         self.route_unit(game, goal, spell);
+    }
+
+    /// From the start of a game: plays each unused phrase too long for one unit's descent that
+    /// a chain (`chain.rs`) can play through, longest first, locking the units it takes.
+    pub fn open_chains(&mut self, game: &mut Game) {
+        let height = game.board().height() as u32;
+        let mut candidates: Vec<usize> = (0..self.words.len())
+            .filter(|&w| {
+                let word = &self.words[w];
+                word.descents > height / 2 && word.bytes.len() == word.commands.len()
+            })
+            .collect();
+        candidates.sort_by_key(|&w| std::cmp::Reverse(self.words[w].bytes.len()));
+        for w in candidates {
+            let word = self.words[w].clone();
+            let unused = self.phrases.phrases().iter().enumerate().any(|(p, text)| {
+                self.counts[p] == 0 && text.to_lowercase().as_bytes() == word.bytes
+            });
+            if !unused || game.is_over() {
+                continue;
+            }
+            let Some(chain) = chain::find(game, &word.commands) else {
+                continue;
+            };
+            for &c in &chain.lead {
+                self.write_command(c);
+                game.step(c);
+            }
+            for (&c, &b) in word.commands.iter().zip(&word.bytes) {
+                self.write(b);
+                game.step(c);
+            }
+            for &c in &chain.tail {
+                self.write_command(c);
+                game.step(c);
+            }
+        }
     }
 
     /// Spells the prefix of an unused phrase that is too long for one unit's descent, ending

@@ -381,12 +381,18 @@ struct Node {
 
 /// The lock positions, one per unit of `order` while the game lasts, found by a beam search
 /// that ends by `deadline` (narrowing to one node when time is short).
-pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline) -> Vec<Pos> {
+pub fn plan(
+    setup: &Setup,
+    start: &Board,
+    order: &[u32],
+    weights: &Weights,
+    deadline: &Deadline,
+) -> Vec<Pos> {
     let phrase_guess = 3 * setup.height() as u64;
-    let start_term = Features::of(&setup.start).value(weights);
+    let start_term = Features::of(start).value(weights);
     let spawn_rows = spawn_cells(setup);
     let mut layer = vec![Node {
-        board: setup.start.clone(),
+        board: start.clone(),
         value: start_term,
         board_term: start_term,
         move_score: 0,
@@ -410,7 +416,7 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
         };
         let mut children: Vec<(f64, u32, Pos, u32, f64)> = Vec::new();
 
-        let mut scratch = setup.start.clone();
+        let mut scratch = start.clone();
         for (i, node) in layer.iter().enumerate() {
             expanded += 1;
             let spawn = unit.spawn;
@@ -565,7 +571,11 @@ pub fn solve_variant(
     let mut best: Option<Played> = None;
     let mut this_beam = beam_time;
     loop {
-        let (played, route_time) = attempt(setup, seed, phrases, &weights, this_beam, deadline);
+        // Chains of long phrases open every other game: they force a few locks, which may cost
+        // the rest of the game more than the phrases bring.
+        let chains = attempts.is_multiple_of(2);
+        let (played, route_time) =
+            attempt(setup, seed, phrases, &weights, this_beam, deadline, chains);
         if best.as_ref().is_none_or(|b| played.score > b.score) {
             best = Some(played);
         }
@@ -596,6 +606,7 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
     let sample = &order[..order.len().min(ROUTE_SAMPLE)];
     let locks = plan(
         setup,
+        &setup.start,
         sample,
         &Weights::default(),
         &Deadline::after(Duration::ZERO),
@@ -644,12 +655,22 @@ fn attempt(
     weights: &Weights,
     beam_time: Duration,
     deadline: &Deadline,
+    chains: bool,
 ) -> (Played, Duration) {
     let mut game = Game::new(setup, seed);
-    let order = game.order().to_vec();
-    let locks = plan(setup, &order, weights, &Deadline::after(beam_time));
-    let route_started = Instant::now();
     let mut scribe = Scribe::new(phrases);
+    if chains {
+        scribe.open_chains(&mut game);
+    }
+    let order = game.order()[game.locked() as usize..].to_vec();
+    let locks = plan(
+        setup,
+        game.board(),
+        &order,
+        weights,
+        &Deadline::after(beam_time),
+    );
+    let route_started = Instant::now();
     for (k, &lock) in locks.iter().enumerate() {
         if game.is_over() {
             break;

@@ -1,0 +1,181 @@
+//! Phrases spelled across several units: a phrase longer than two units' descent (the 51-letter
+//! ones on boards of 10 to 20 rows) is played from one start position straight through.
+//
+// Once the phrase starts, nothing is chosen: a command the board blocks locks the unit, and the
+// next unit goes on with the next command from its spawn. So the only choice is where in reach
+// of the falling unit the phrase starts; every start is played out on a copy of the game, and
+// the last unit, mid-air when the phrase ends, goes to the deepest lock it can reach without
+// repeating a position. Starts are ranked by the board when the phrase ends: the most empty
+// rows on top, then the fewest holes.
+
+use super::commands::Command;
+use super::game::{target, Game, Outcome};
+use super::placement::{lock_positions_where, Grid};
+use super::solver::Features;
+use super::span::last_leg;
+use super::unit::Pos;
+
+/// Starts (best first) whose last unit is given a leg to a lock.
+const LEG_TRIALS: usize = 4;
+
+/// A phrase played across units from the falling unit: the commands before it (from the
+/// unit's position) and after it (locking the last unit it reaches).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chain {
+    pub lead: Vec<Command>,
+    pub tail: Vec<Command>,
+    /// Units locked by the whole chain.
+    pub units: u32,
+}
+
+/// The best start for `phrase` (its commands) from `game`'s falling unit, if any start plays
+/// it through with the game still running at the end.
+pub fn find(game: &Game, phrase: &[Command]) -> Option<Chain> {
+    let unit = game.unit();
+    let board = game.board();
+    let canonical = |pos: Pos| unit.canonical_pos(pos);
+    let fits = |pos: Pos| board.fits_unit(unit, pos);
+    let grid = Grid::new(unit, board);
+    let start = canonical(game.pos());
+    // Breadth-first from the unit's position: every reachable position and how to get there.
+    const NONE: u32 = u32::MAX;
+    let mut parent: Vec<(u32, Command)> = vec![(NONE, Command::W); grid.len()];
+    let first = grid.index(start)?;
+    parent[first] = (first as u32, Command::W);
+    let mut queue = vec![start];
+    let mut head = 0;
+    while head < queue.len() {
+        let here = queue[head];
+        head += 1;
+        let i = grid.index(here).expect("queued positions are on the grid");
+        for c in Command::ALL {
+            let next = canonical(target(here, c));
+            if let Some(j) = grid.index(next) {
+                if parent[j].0 == NONE && fits(next) {
+                    parent[j] = (i as u32, c);
+                    queue.push(next);
+                }
+            }
+        }
+    }
+    let path_to = |end: Pos| -> Vec<Command> {
+        let mut path = Vec::new();
+        let mut j = grid.index(end).expect("reached positions are on the grid");
+        while j != first {
+            let (from, c) = parent[j];
+            path.push(c);
+            j = from as usize;
+        }
+        path.reverse();
+        path
+    };
+    // Every start played through the phrase; the few whose boards look best (before the last
+    // unit's lock) get a last leg, as it costs a search of its own.
+    let mut played: Vec<PlayedThrough> = Vec::new();
+    for &from in &queue {
+        let lead = path_to(from);
+        let mut trial = game.clone();
+        if lead.iter().any(|&c| trial.step(c) != Outcome::Moved) {
+            continue;
+        }
+        let Some((units, row)) = play_through(&mut trial, phrase) else {
+            continue;
+        };
+        let features = Features::of(trial.board());
+        let merit = (features.clear_rows, -(features.holes as i64));
+        played.push(PlayedThrough {
+            merit,
+            lead,
+            units,
+            game: trial,
+            row,
+        });
+    }
+    played.sort_by_key(|p| std::cmp::Reverse(p.merit));
+    played.into_iter().take(LEG_TRIALS).find_map(
+        |PlayedThrough {
+             lead,
+             units,
+             game: mut trial,
+             row,
+             ..
+         }| {
+            let tail = deepest_leg(&trial, &row)?;
+            let (&lock, moves) = tail.split_last().expect("a leg ends with its lock");
+            let moved = moves.iter().all(|&c| trial.step(c) == Outcome::Moved);
+            let locked = matches!(trial.step(lock), Outcome::Locked { .. });
+            (moved && locked && !trial.is_over()).then_some(Chain {
+                lead,
+                tail,
+                units: units + 1,
+            })
+        },
+    )
+}
+
+/// A start played through the phrase: the board's rank, the lead, the units locked, the game
+/// after the phrase and the last unit's current row.
+struct PlayedThrough<'a> {
+    merit: (u32, i64),
+    lead: Vec<Command>,
+    units: u32,
+    game: Game<'a>,
+    row: Vec<Pos>,
+}
+
+/// Plays `phrase` on `game`: the units it locks and the positions of the falling unit's
+/// current row at the end (canonical), or `None` if it repeats a position or ends the game.
+fn play_through(game: &mut Game, phrase: &[Command]) -> Option<(u32, Vec<Pos>)> {
+    let mut units = 0;
+    let mut row = vec![game.unit().canonical_pos(game.pos())];
+    for &c in phrase {
+        match game.step(c) {
+            Outcome::Moved if c.descends() => row.clear(),
+            Outcome::Moved => {}
+            Outcome::Locked { .. } if !game.is_over() => {
+                units += 1;
+                row.clear();
+            }
+            _ => return None,
+        }
+        row.push(game.unit().canonical_pos(game.pos()));
+    }
+    Some((units, row))
+}
+
+/// Commands taking the falling unit to the deepest lock it reaches from where it is without
+/// entering `row` (the positions of its current row so far), the last one locking it.
+fn deepest_leg(game: &Game, row: &[Pos]) -> Option<Vec<Command>> {
+    let unit = game.unit();
+    let mut locks = lock_positions_where(game.board(), unit, game.pos(), true);
+    let depth = |pos: Pos| -> i32 { unit.cells(pos).iter().map(|c| c.y).sum() };
+    locks.sort_by_key(|&p| std::cmp::Reverse(depth(p)));
+    locks
+        .into_iter()
+        .take(16)
+        .find_map(|goal| last_leg(game, row, goal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::icfp2015::commands::decode;
+    use crate::icfp2015::game::Setup;
+
+    /// Problem 12 has 20 rows; `ph'nglui ...` needs 32 rows of descent. A chain exists from
+    /// the first unit and, replayed, locks the units it claims with the game still running.
+    #[test]
+    fn a_long_phrase_runs_across_units() {
+        let setup = Setup::bundled(12);
+        let game = Game::new(&setup, setup.problem.source_seeds[0]);
+        let phrase = decode("ph'nglui mglw'nafh cthulhu r'lyeh wgah'nagl fhtagn.").unwrap();
+        let chain = find(&game, &phrase).expect("a start that plays the phrase through");
+        assert!(chain.units >= 2, "{chain:?}");
+        let mut replay = game.clone();
+        for &c in chain.lead.iter().chain(&phrase).chain(&chain.tail) {
+            assert_ne!(replay.step(c), Outcome::Repeated);
+        }
+        assert_eq!(replay.locked(), chain.units);
+        assert!(!replay.is_over());
+    }
+}

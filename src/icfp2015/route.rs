@@ -229,8 +229,9 @@ impl<'p> Scribe<'p> {
     }
 
     /// From the start of a game: plays each unused phrase too long for one unit's descent that
-    /// a chain (`chain.rs`) can play through, longest first, locking the units it takes.
-    pub fn open_chains(&mut self, game: &mut Game) {
+    /// a chain (`chain.rs`) can play through, longest first, locking the units it takes; of
+    /// those, the i-th longest only if bit i of `allowed` is set.
+    pub fn open_chains(&mut self, game: &mut Game, allowed: u64) {
         let height = game.board().height() as u32;
         let mut candidates: Vec<usize> = (0..self.words.len())
             .filter(|&w| {
@@ -239,7 +240,10 @@ impl<'p> Scribe<'p> {
             })
             .collect();
         candidates.sort_by_key(|&w| std::cmp::Reverse(self.words[w].bytes.len()));
-        for w in candidates {
+        for (i, w) in candidates.into_iter().enumerate() {
+            if i >= 64 || allowed >> i & 1 == 0 {
+                continue;
+            }
             let word = self.words[w].clone();
             let unused = self.phrases.phrases().iter().enumerate().any(|(p, text)| {
                 self.counts[p] == 0 && text.to_lowercase().as_bytes() == word.bytes

@@ -571,9 +571,14 @@ pub fn solve_variant(
     let mut best: Option<Played> = None;
     let mut this_beam = beam_time;
     loop {
-        // Chains of long phrases open every other game: they force a few locks, which may cost
-        // the rest of the game more than the phrases bring.
-        let chains = attempts.is_multiple_of(2);
+        // Chains of long phrases (`chain.rs`) force a few locks, which may cost the rest of the
+        // game more than the phrases bring: the first game opens with all it can, every other
+        // game with none, the rest with a random choice of them.
+        let chains = match attempts {
+            0 => u64::MAX,
+            k if k % 2 == 1 => 0,
+            _ => rng.next_u64(),
+        };
         let (played, route_time) =
             attempt(setup, seed, phrases, &weights, this_beam, deadline, chains);
         if best.as_ref().is_none_or(|b| played.score > b.score) {
@@ -655,12 +660,12 @@ fn attempt(
     weights: &Weights,
     beam_time: Duration,
     deadline: &Deadline,
-    chains: bool,
+    chains: u64,
 ) -> (Played, Duration) {
     let mut game = Game::new(setup, seed);
     let mut scribe = Scribe::new(phrases);
-    if chains {
-        scribe.open_chains(&mut game);
+    if chains != 0 {
+        scribe.open_chains(&mut game, chains);
     }
     let order = game.order()[game.locked() as usize..].to_vec();
     let locks = plan(

@@ -9,8 +9,9 @@
 // rows on top, then the fewest holes.
 
 use super::commands::Command;
-use super::game::{target, Game, Outcome};
+use super::game::{Game, Outcome};
 use super::placement::{lock_positions_where, Grid};
+use super::route::Reach;
 use super::solver::Features;
 use super::span::last_leg;
 use super::unit::Pos;
@@ -37,43 +38,14 @@ pub fn find(game: &Game, phrase: &[Command]) -> Option<Chain> {
     let fits = |pos: Pos| board.fits_unit(unit, pos);
     let grid = Grid::new(unit, board);
     let start = canonical(game.pos());
-    // Breadth-first from the unit's position: every reachable position and how to get there.
-    const NONE: u32 = u32::MAX;
-    let mut parent: Vec<(u32, Command)> = vec![(NONE, Command::W); grid.len()];
-    let first = grid.index(start)?;
-    parent[first] = (first as u32, Command::W);
-    let mut queue = vec![start];
-    let mut head = 0;
-    while head < queue.len() {
-        let here = queue[head];
-        head += 1;
-        let i = grid.index(here).expect("queued positions are on the grid");
-        for c in Command::ALL {
-            let next = canonical(target(here, c));
-            if let Some(j) = grid.index(next) {
-                if parent[j].0 == NONE && fits(next) {
-                    parent[j] = (i as u32, c);
-                    queue.push(next);
-                }
-            }
-        }
-    }
-    let path_to = |end: Pos| -> Vec<Command> {
-        let mut path = Vec::new();
-        let mut j = grid.index(end).expect("reached positions are on the grid");
-        while j != first {
-            let (from, c) = parent[j];
-            path.push(c);
-            j = from as usize;
-        }
-        path.reverse();
-        path
-    };
+    let reach = Reach::search(&grid, start, &[], &fits, &canonical, None)?;
     // Every start played through the phrase; the few whose boards look best (before the last
     // unit's lock) get a last leg, as it costs a search of its own.
     let mut played: Vec<PlayedThrough> = Vec::new();
-    for &from in &queue {
-        let lead = path_to(from);
+    for &from in &reach.order {
+        let Some(lead) = reach.path(&grid, from) else {
+            continue;
+        };
         let mut trial = game.clone();
         if lead.iter().any(|&c| trial.step(c) != Outcome::Moved) {
             continue;

@@ -681,46 +681,86 @@ pub(super) fn path_to(
     fits: &dyn Fn(Pos) -> bool,
     canonical: &dyn Fn(Pos) -> Pos,
 ) -> Option<Vec<Command>> {
+    let tree = Reach::search(grid, start, row, fits, canonical, Some(end))?;
+    tree.path(grid, end)
+}
+
+/// A breadth-first search over unit positions from `start`: the positions reached in order
+/// and, per position, the move that first reached it.
+pub(super) struct Reach {
+    /// Per grid index: `parent index * 8 + command`, `index * 8 + 7` for the start and the
+    /// row's history, `u32::MAX` if not reached.
+    parent: Vec<u32>,
+    first: usize,
+    /// The positions reached, in the order reached (the start first).
+    pub order: Vec<Pos>,
+}
+
+impl Reach {
     const NONE: u32 = u32::MAX;
-    let mut parent = vec![NONE; grid.len()];
-    let first = grid.index(start)?;
-    parent[first] = first as u32 * 8 + 7;
-    for &p in row {
-        if let Some(i) = grid.index(p) {
-            if i != first {
-                parent[i] = i as u32 * 8 + 7;
+
+    /// Searches from `start` over positions that fit, not entering `row`; stops once `stop`
+    /// is reached. `None` if `start` is off the grid.
+    pub(super) fn search(
+        grid: &Grid,
+        start: Pos,
+        row: &[Pos],
+        fits: &dyn Fn(Pos) -> bool,
+        canonical: &dyn Fn(Pos) -> Pos,
+        stop: Option<Pos>,
+    ) -> Option<Reach> {
+        let mut parent = vec![Reach::NONE; grid.len()];
+        let first = grid.index(start)?;
+        parent[first] = first as u32 * 8 + 7;
+        for &p in row {
+            if let Some(i) = grid.index(p) {
+                if i != first {
+                    parent[i] = i as u32 * 8 + 7;
+                }
             }
         }
+        let mut order = vec![start];
+        let mut head = 0;
+        while head < order.len() {
+            let here = order[head];
+            head += 1;
+            if Some(here) == stop {
+                break;
+            }
+            let i = grid.index(here).expect("queued positions are on the grid");
+            for c in Command::ALL {
+                let next = canonical(target(here, c));
+                let Some(j) = grid.index(next) else {
+                    continue;
+                };
+                if parent[j] == Reach::NONE && fits(next) {
+                    parent[j] = i as u32 * 8 + c as u32;
+                    order.push(next);
+                }
+            }
+        }
+        Some(Reach {
+            parent,
+            first,
+            order,
+        })
     }
-    let mut queue = vec![start];
-    let mut head = 0;
-    while head < queue.len() {
-        let here = queue[head];
-        head += 1;
-        let i = grid.index(here).expect("queued positions are on the grid");
-        if here == end {
-            let mut path = Vec::new();
-            let mut at = i;
-            while at != first {
-                let link = parent[at];
-                path.push(Command::from_index((link % 8) as u8));
-                at = (link / 8) as usize;
-            }
-            path.reverse();
-            return Some(path);
+
+    /// The commands from the start to `end`, if the search reached it.
+    pub(super) fn path(&self, grid: &Grid, end: Pos) -> Option<Vec<Command>> {
+        let mut at = grid.index(end)?;
+        if self.parent[at] == Reach::NONE || (at != self.first && self.parent[at] % 8 == 7) {
+            return None;
         }
-        for c in Command::ALL {
-            let next = canonical(target(here, c));
-            let Some(j) = grid.index(next) else {
-                continue;
-            };
-            if parent[j] == NONE && fits(next) {
-                parent[j] = i as u32 * 8 + c as u32;
-                queue.push(next);
-            }
+        let mut path = Vec::new();
+        while at != self.first {
+            let link = self.parent[at];
+            path.push(Command::from_index((link % 8) as u8));
+            at = (link / 8) as usize;
         }
+        path.reverse();
+        Some(path)
     }
-    None
 }
 
 #[cfg(test)]

@@ -50,6 +50,9 @@ pub struct Weights {
     pub bumps: f64,
     /// Per unit of `Features::rows`; a board term.
     pub rows: f64,
+    /// Per unit of the best placement value the next big unit of the sequence would have on
+    /// the board (see `ahead_value`); a board term, computed for the best children only.
+    pub ahead: f64,
     /// Per cell of the unit on a cell where some unit of the problem spawns.
     pub spawn: f64,
     /// Lock only where the unit cannot fall further (SW or SE blocked).
@@ -74,6 +77,7 @@ impl Default for Weights {
             cover: COVER,
             bumps: BUMPS,
             rows: 0.0,
+            ahead: 0.0,
             spawn: 0.0,
             resting: false,
         }
@@ -93,6 +97,9 @@ const BUMPS: f64 = 0.0;
 
 /// Share of a game's time given to each attempt's beam search.
 const BEAM_SHARE: f64 = 0.45;
+
+/// The layers a beam past its horizon spreads its remaining time over.
+const PAST_HORIZON: usize = 50;
 
 /// Widest beam (bounds the memory of the layers kept for the way back).
 const MAX_WIDTH: usize = 4000;
@@ -203,6 +210,12 @@ impl Features {
     /// The features of `board`: a flood fill down the rows, each row's reached cells spread
     /// along their runs of empty cells, then one row down by SW and SE.
     pub fn of(board: &Board) -> Features {
+        Features::of_with(board, true)
+    }
+
+    /// [`Features::of`], leaving `rows` at 0 unless `with_rows` (its floating-point powers
+    /// dominate the cost of the rest).
+    pub fn of_with(board: &Board, with_rows: bool) -> Features {
         let full = u128::MAX >> (128 - board.width());
         let rows = board.rows();
         let clear_rows = rows.iter().position(|&r| r != 0).unwrap_or(rows.len());
@@ -218,7 +231,7 @@ impl Features {
         let mut row_sum =
             clear_rows as f64 * 0.2 * (2.0 * height - clear_rows as f64 + 1.0) / 2.0 / height;
         for (y, &row) in rows.iter().enumerate().skip(clear_rows) {
-            {
+            if with_rows {
                 let empty = !row & full;
                 let fill = row.count_ones() as f64 / width as f64;
                 let side = (empty & (row << 1 | 1)).count_ones()
@@ -236,9 +249,9 @@ impl Features {
                 };
                 let up = (empty & nw).count_ones() + (empty & ne).count_ones();
                 let both = (empty & nw & ne).count_ones();
-                let dead =
+                let open =
                     0.95f64.powi(side as i32) * 0.9f64.powi(up as i32) * 0.8f64.powi(both as i32);
-                row_sum += fill * fill * dead
+                row_sum += fill * fill * open
                     + 0.2 * (1.0 - fill) * (1.0 - fill) * (height - y as f64) / height;
             }
             let empty = !row & full;
@@ -273,14 +286,20 @@ impl Features {
     }
 }
 
-/// The environment variable that replaces the default weights, for tuning: `name=value` pairs
-/// separated by commas (`holes=-5,resting=1`), the names being those of `Weights`' fields.
+/// The environment variable that changes the default weights (those of the problem's unit
+/// mix, `Weights::for_setup`), for tuning: `name=value` pairs separated by commas
+/// (`holes=-5,resting=1`), the names being those of `Weights`' fields.
 pub const WEIGHTS_VAR: &str = "PODIUM_ICFP2015_WEIGHTS";
 
 impl Weights {
     /// The defaults with the `name=value` pairs of `spec` (see [`WEIGHTS_VAR`]) applied.
     pub fn parse(spec: &str) -> Result<Weights, String> {
-        let mut w = Weights::default();
+        Weights::default().with(spec)
+    }
+
+    /// These weights with the `name=value` pairs of `spec` applied.
+    pub fn with(self, spec: &str) -> Result<Weights, String> {
+        let mut w = self;
         for pair in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let bad = || format!("icfp2015 {WEIGHTS_VAR}: `{pair}` is not name=number");
             let (name, value) = pair.split_once('=').ok_or_else(bad)?;
@@ -302,6 +321,7 @@ impl Weights {
                 "cover" => &mut w.cover,
                 "bumps" => &mut w.bumps,
                 "rows" => &mut w.rows,
+                "ahead" => &mut w.ahead,
                 "spawn" => &mut w.spawn,
                 "resting" => {
                     w.resting = v != 0.0;
@@ -316,10 +336,37 @@ impl Weights {
 
     /// The weights [`WEIGHTS_VAR`] names, if it is set.
     pub fn from_env() -> Result<Option<Weights>, String> {
+        Weights::default().with_env()
+    }
+
+    /// These weights with the pairs of [`WEIGHTS_VAR`] applied, if it is set.
+    fn with_env(self) -> Result<Option<Weights>, String> {
         match std::env::var(WEIGHTS_VAR) {
-            Ok(spec) => Weights::parse(&spec).map(Some),
+            Ok(spec) => self.with(&spec).map(Some),
             Err(std::env::VarError::NotPresent) => Ok(None),
             Err(_) => Err(format!("icfp2015 {WEIGHTS_VAR}: not UTF-8")),
+        }
+    }
+
+    /// The defaults for the unit mix of `setup`. With big units among small ones (see
+    /// `next_big_units`; problem 18: 75% of the cells come in 6 of its 26 units), the game
+    /// ends when a big unit cannot spawn: look ahead to the next big unit's best place, keep the
+    /// spawn cells free and avoid covering empty cells.
+    //
+    // Measured on problem 18 (`play -t 15 -c 1`, three runs each): defaults 30,870 / 31,508 /
+    // 31,544 (240-266 of 1000 units); ahead 1 alone 34,494 / 29,986 / 30,952; ahead 1, spawn
+    // -3000, cover -2: 32,240 / 56,596 / 45,213 (266, 714, 567 units).
+    pub fn for_setup(setup: &Setup) -> Weights {
+        let w = Weights::default();
+        if has_big_units(setup) {
+            Weights {
+                ahead: 1.0,
+                spawn: -3000.0,
+                cover: -2.0,
+                ..w
+            }
+        } else {
+            w
         }
     }
 
@@ -350,6 +397,7 @@ impl Weights {
             cover: scale(self.cover),
             bumps: scale(self.bumps),
             rows: scale(self.rows),
+            ahead: scale(self.ahead),
             spawn: self.spawn,
             resting: self.resting,
         }
@@ -368,11 +416,21 @@ struct Node {
 }
 
 /// The lock positions, one per unit of `order` while the game lasts, found by a beam search
-/// that ends by `deadline` (narrowing to one node when time is short).
-pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline) -> Vec<Pos> {
+/// that ends by `deadline` (narrowing to one node when time is short). Its width spreads the
+/// time over `horizon` layers, the number the game is expected to last; past it, over
+/// `PAST_HORIZON` more.
+pub fn plan(
+    setup: &Setup,
+    order: &[u32],
+    weights: &Weights,
+    deadline: &Deadline,
+    horizon: usize,
+) -> Vec<Pos> {
     let phrase_guess = 3 * setup.height() as u64;
-    let start_term = Features::of(&setup.start).value(weights);
+    let with_rows = weights.rows != 0.0;
+    let start_term = Features::of_with(&setup.start, with_rows).value(weights);
     let spawn_rows = spawn_cells(setup);
+    let next_big = next_big_units(setup, order);
     let mut layer = vec![Node {
         board: setup.start.clone(),
         value: start_term,
@@ -388,7 +446,10 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
     let mut expanded = 0u64;
     for (k, &unit_index) in order.iter().enumerate() {
         let unit = &setup.units[unit_index as usize];
-        let left = order.len() - k;
+        let left = horizon
+            .saturating_sub(k)
+            .max(PAST_HORIZON)
+            .min(order.len() - k);
         let width = if expanded == 0 {
             1
         } else {
@@ -419,7 +480,7 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
                 let term = if weights.sees_boards() {
                     scratch.clone_from(&node.board);
                     scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
-                    Features::of(&scratch).value(weights)
+                    Features::of_with(&scratch, with_rows).value(weights)
                 } else {
                     0.0
                 };
@@ -431,11 +492,17 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
             break;
         }
         children.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-        let mut next: Vec<Node> = Vec::with_capacity(width);
-        let mut links = Vec::with_capacity(width);
+        // With a lookahead, twice the width of candidates, re-ranked with it.
+        let ahead = match next_big[k] {
+            Some(j) if weights.ahead != 0.0 => Some(&setup.units[order[j] as usize]),
+            _ => None,
+        };
+        let candidates = if ahead.is_some() { 2 * width } else { width };
+        let mut next: Vec<Node> = Vec::with_capacity(candidates);
+        let mut links = Vec::with_capacity(candidates);
         let mut seen: HashSet<u64> = HashSet::new();
         for &(value, parent, pos, lines, board_term) in &children {
-            if next.len() == width {
+            if next.len() == candidates {
                 break;
             }
             let from = &layer[parent as usize];
@@ -461,6 +528,17 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
             });
             links.push((parent, pos));
         }
+        if let Some(big) = ahead {
+            for node in &mut next {
+                let term = weights.ahead * ahead_value(&node.board, big, weights, &spawn_rows);
+                node.value += term;
+                node.board_term += term;
+            }
+            let mut ranked: Vec<(Node, (u32, Pos))> = next.into_iter().zip(links).collect();
+            ranked.sort_by(|a, b| b.0.value.total_cmp(&a.0.value));
+            ranked.truncate(width);
+            (next, links) = ranked.into_iter().unzip();
+        }
         layer = next;
         history.push(links);
     }
@@ -481,6 +559,57 @@ pub fn plan(setup: &Setup, order: &[u32], weights: &Weights, deadline: &Deadline
     locks.reverse();
     locks
 }
+
+/// Per layer k of `order`: the layer of the next big unit after k, if any. A unit is big when
+/// it has more than twice the mean unit size of the problem (problem 18: the 9- and 17-cell units
+/// among 20 single cells), so on problems of similar units there is none.
+fn next_big_units(setup: &Setup, order: &[u32]) -> Vec<Option<usize>> {
+    let big = big_units(setup);
+    let mut next = vec![None; order.len()];
+    let mut upcoming = None;
+    for k in (0..order.len()).rev() {
+        next[k] = upcoming;
+        if big[order[k] as usize] {
+            upcoming = Some(k);
+        }
+    }
+    next
+}
+
+/// Per unit of the problem, whether it is big (see `next_big_units`).
+fn big_units(setup: &Setup) -> Vec<bool> {
+    let mean =
+        setup.units.iter().map(|u| u.size as f64).sum::<f64>() / setup.units.len().max(1) as f64;
+    setup
+        .units
+        .iter()
+        .map(|u| u.size as f64 > 2.0 * mean)
+        .collect()
+}
+
+/// Whether some unit of the problem is big.
+fn has_big_units(setup: &Setup) -> bool {
+    big_units(setup).contains(&true)
+}
+
+/// The best placement value (with the spawn term) of `unit` on `board`, ignoring the units
+/// before it: low when the only places left are high on the stack, `NO_ROOM` when it cannot
+/// spawn or lock anywhere.
+fn ahead_value(board: &Board, unit: &Unit, w: &Weights, spawn_rows: &[u128]) -> f64 {
+    let spawn = unit.spawn;
+    if !board.fits(unit.shape(spawn.orientation, spawn.y), spawn.x, spawn.y) {
+        return NO_ROOM;
+    }
+    lock_positions_where(board, unit, spawn, w.resting)
+        .into_iter()
+        .map(|pos| {
+            placement_value(board, unit, pos, w).0 + w.spawn * overlap(unit, pos, spawn_rows) as f64
+        })
+        .fold(NO_ROOM, f64::max)
+}
+
+/// `ahead_value` where the big unit has no place.
+const NO_ROOM: f64 = -1000.0;
 
 /// Per board row, the cells where some unit of the problem spawns.
 fn spawn_cells(setup: &Setup) -> Vec<u128> {
@@ -534,7 +663,7 @@ pub fn solve_variant(
     );
     let beam_time = deadline.remaining().mul_f64(BEAM_SHARE);
     let mut attempts = variant;
-    let mut weights = attempt_weights(attempts, &mut rng);
+    let mut weights = attempt_weights(setup, attempts, &mut rng);
     let mut best: Option<Played> = None;
     let mut this_beam = beam_time;
     loop {
@@ -549,29 +678,30 @@ pub fn solve_variant(
         }
         this_beam = beam_time.min(spare);
         attempts += 1;
-        weights = attempt_weights(attempts, &mut rng);
+        weights = attempt_weights(setup, attempts, &mut rng);
     }
     best.expect("at least one attempt")
 }
 
 /// The weights of attempt `k`: the defaults, then a stack-height term, then a line bonus, then
 /// random perturbations of the defaults.
-fn attempt_weights(k: u32, rng: &mut Rng) -> Weights {
-    if let Ok(Some(w)) = Weights::from_env() {
+fn attempt_weights(setup: &Setup, k: u32, rng: &mut Rng) -> Weights {
+    let base = Weights::for_setup(setup);
+    if let Ok(Some(w)) = base.with_env() {
         return if k == 0 { w } else { w.perturbed(rng) };
     }
     match k {
-        0 => Weights::default(),
+        0 => base,
         1 => Weights {
             stack: 40.0,
-            ..Weights::default()
+            ..base
         },
         2 => Weights {
             stack: 8.0,
             lines: 100.0,
-            ..Weights::default()
+            ..base
         },
-        _ => Weights::default().perturbed(rng),
+        _ => base.perturbed(rng),
     }
 }
 
@@ -587,7 +717,19 @@ fn attempt(
 ) -> (Played, Duration) {
     let mut game = Game::new(setup, seed);
     let order = game.order().to_vec();
-    let locks = plan(setup, &order, weights, &Deadline::after(beam_time));
+    // A beam that dies early has sized its width for layers it never reached and used part of
+    // its time: while half of that time is left, plan again for twice the layers it lasted, and
+    // keep the plan that lasts longest.
+    let beam_deadline = Deadline::after(beam_time);
+    let mut locks = plan(setup, &order, weights, &beam_deadline, order.len());
+    while locks.len() < order.len() && beam_deadline.fraction_used() < 0.5 {
+        let horizon = (2 * locks.len()).min(order.len());
+        let again = plan(setup, &order, weights, &beam_deadline, horizon);
+        if again.len() < locks.len() {
+            break;
+        }
+        locks = again;
+    }
     let route_started = Instant::now();
     let mut scribe = Scribe::new(phrases);
     for (k, &lock) in locks.iter().enumerate() {
@@ -638,8 +780,44 @@ mod tests {
         assert_eq!(w.depth, Weights::default().depth);
         for bad in ["holes", "holes=x", "hole=1", "depth=inf", "=3"] {
             let e = Weights::parse(bad).unwrap_err();
-            assert!(e.starts_with("icfp2015 PODIUM_ICFP2015_WEIGHTS:"), "{bad}: {e}");
+            assert!(
+                e.starts_with("icfp2015 PODIUM_ICFP2015_WEIGHTS:"),
+                "{bad}: {e}"
+            );
         }
+    }
+
+    #[test]
+    fn big_units_follow_the_unit_mix() {
+        // Problem 18: 20 single cells, five 9-cell and one 17-cell unit; problem 0: 1-3 cells.
+        let setup = Setup::bundled(18);
+        let big: Vec<u32> = (0..setup.units.len() as u32)
+            .filter(|&i| big_units(&setup)[i as usize])
+            .map(|i| setup.units[i as usize].size)
+            .collect();
+        assert_eq!(big, [17, 9, 9, 9, 9, 9]);
+        assert_eq!(Weights::for_setup(&setup).ahead, 1.0);
+        let order = [0, 20, 1, 2, 21, 3];
+        assert_eq!(
+            next_big_units(&setup, &order),
+            [Some(1), Some(4), Some(4), Some(4), None, None]
+        );
+        let small = Setup::bundled(0);
+        assert!(!has_big_units(&small));
+        assert_eq!(Weights::for_setup(&small).ahead, 0.0);
+    }
+
+    #[test]
+    fn a_big_unit_that_cannot_spawn_has_no_room() {
+        let setup = Setup::bundled(18);
+        let blob = &setup.units[20];
+        let w = Weights::default();
+        let spawn_rows = spawn_cells(&setup);
+        assert!(ahead_value(&setup.start, blob, &w, &spawn_rows) > NO_ROOM);
+        let mut board = setup.start.clone();
+        let p = blob.spawn;
+        board.lock(blob.shape(p.orientation, p.y), p.x, p.y);
+        assert_eq!(ahead_value(&board, blob, &w, &spawn_rows), NO_ROOM);
     }
 
     #[test]

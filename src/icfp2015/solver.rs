@@ -351,11 +351,13 @@ impl Weights {
     /// The defaults for the unit mix of `setup`. With big units among small ones (see
     /// `next_big_units`; problem 18: 75% of the cells come in 6 of its 26 units), the game
     /// ends when a big unit cannot spawn: look ahead to the next big unit's best place, keep the
-    /// spawn cells free and avoid covering empty cells.
+    /// spawn cells free, avoid covering empty cells and lock only where units rest.
     //
     // Measured on problem 18 (`play -t 15 -c 1`, three runs each): defaults 30,870 / 31,508 /
     // 31,544 (240-266 of 1000 units); ahead 1 alone 34,494 / 29,986 / 30,952; ahead 1, spawn
-    // -3000, cover -2: 32,240 / 56,596 / 45,213 (266, 714, 567 units).
+    // -3000, cover -2: 32,240 / 56,596 / 45,213 (266, 714, 567 units), later 34,813 / 31,892 /
+    // 34,935 / 35,077; with resting too: 81,684 (all 1000 units) / 39,170 / 34,321 / 50,851 /
+    // 36,524 / 37,011 (problem 24: 215,414, 12: 136,137, both as without).
     pub fn for_setup(setup: &Setup) -> Weights {
         let w = Weights::default();
         if has_big_units(setup) {
@@ -363,6 +365,7 @@ impl Weights {
                 ahead: 1.0,
                 spawn: -3000.0,
                 cover: -2.0,
+                resting: true,
                 ..w
             }
         } else {
@@ -797,6 +800,7 @@ mod tests {
             .collect();
         assert_eq!(big, [17, 9, 9, 9, 9, 9]);
         assert_eq!(Weights::for_setup(&setup).ahead, 1.0);
+        assert!(Weights::for_setup(&setup).resting);
         let order = [0, 20, 1, 2, 21, 3];
         assert_eq!(
             next_big_units(&setup, &order),

@@ -50,6 +50,9 @@ pub struct Weights {
     pub bumps: f64,
     /// Per unit of `Features::rows`; a board term.
     pub rows: f64,
+    /// Per unit of the best placement value the next big unit of the sequence would have on
+    /// the board (see `ahead_value`); a board term, computed for the best children only.
+    pub ahead: f64,
     /// Per cell of the unit on a cell where some unit of the problem spawns.
     pub spawn: f64,
     /// Lock only where the unit cannot fall further (SW or SE blocked).
@@ -80,6 +83,7 @@ impl Default for Weights {
             cover: COVER,
             bumps: BUMPS,
             rows: 0.0,
+            ahead: 0.0,
             spawn: 0.0,
             resting: false,
             hold_single: true,
@@ -100,6 +104,9 @@ const BUMPS: f64 = 0.0;
 
 /// Share of a game's time given to each attempt's beam search.
 const BEAM_SHARE: f64 = 0.45;
+
+/// The layers a beam past its horizon spreads its remaining time over.
+const PAST_HORIZON: usize = 50;
 
 /// Widest beam (bounds the memory of the layers kept for the way back).
 const MAX_WIDTH: usize = 4000;
@@ -210,6 +217,12 @@ impl Features {
     /// The features of `board`: a flood fill down the rows, each row's reached cells spread
     /// along their runs of empty cells, then one row down by SW and SE.
     pub fn of(board: &Board) -> Features {
+        Features::of_with(board, true)
+    }
+
+    /// [`Features::of`], leaving `rows` at 0 unless `with_rows` (its floating-point powers
+    /// dominate the cost of the rest).
+    pub fn of_with(board: &Board, with_rows: bool) -> Features {
         let full = u128::MAX >> (128 - board.width());
         let rows = board.rows();
         let clear_rows = rows.iter().position(|&r| r != 0).unwrap_or(rows.len());
@@ -225,7 +238,7 @@ impl Features {
         let mut row_sum =
             clear_rows as f64 * 0.2 * (2.0 * height - clear_rows as f64 + 1.0) / 2.0 / height;
         for (y, &row) in rows.iter().enumerate().skip(clear_rows) {
-            {
+            if with_rows {
                 let empty = !row & full;
                 let fill = row.count_ones() as f64 / width as f64;
                 let side = (empty & (row << 1 | 1)).count_ones()
@@ -243,9 +256,9 @@ impl Features {
                 };
                 let up = (empty & nw).count_ones() + (empty & ne).count_ones();
                 let both = (empty & nw & ne).count_ones();
-                let dead =
+                let open =
                     0.95f64.powi(side as i32) * 0.9f64.powi(up as i32) * 0.8f64.powi(both as i32);
-                row_sum += fill * fill * dead
+                row_sum += fill * fill * open
                     + 0.2 * (1.0 - fill) * (1.0 - fill) * (height - y as f64) / height;
             }
             let empty = !row & full;
@@ -280,14 +293,20 @@ impl Features {
     }
 }
 
-/// The environment variable that replaces the default weights, for tuning: `name=value` pairs
-/// separated by commas (`holes=-5,resting=1`), the names being those of `Weights`' fields.
+/// The environment variable that changes the default weights (those of the problem's unit
+/// mix, `Weights::for_setup`), for tuning: `name=value` pairs separated by commas
+/// (`holes=-5,resting=1`), the names being those of `Weights`' fields.
 pub const WEIGHTS_VAR: &str = "PODIUM_ICFP2015_WEIGHTS";
 
 impl Weights {
     /// The defaults with the `name=value` pairs of `spec` (see [`WEIGHTS_VAR`]) applied.
     pub fn parse(spec: &str) -> Result<Weights, String> {
-        let mut w = Weights::default();
+        Weights::default().with(spec)
+    }
+
+    /// These weights with the `name=value` pairs of `spec` applied.
+    pub fn with(self, spec: &str) -> Result<Weights, String> {
+        let mut w = self;
         for pair in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let bad = || format!("icfp2015 {WEIGHTS_VAR}: `{pair}` is not name=number");
             let (name, value) = pair.split_once('=').ok_or_else(bad)?;
@@ -309,6 +328,7 @@ impl Weights {
                 "cover" => &mut w.cover,
                 "bumps" => &mut w.bumps,
                 "rows" => &mut w.rows,
+                "ahead" => &mut w.ahead,
                 "spawn" => &mut w.spawn,
                 "resting" => {
                     w.resting = v != 0.0;
@@ -327,10 +347,40 @@ impl Weights {
 
     /// The weights [`WEIGHTS_VAR`] names, if it is set.
     pub fn from_env() -> Result<Option<Weights>, String> {
+        Weights::default().with_env()
+    }
+
+    /// These weights with the pairs of [`WEIGHTS_VAR`] applied, if it is set.
+    fn with_env(self) -> Result<Option<Weights>, String> {
         match std::env::var(WEIGHTS_VAR) {
-            Ok(spec) => Weights::parse(&spec).map(Some),
+            Ok(spec) => self.with(&spec).map(Some),
             Err(std::env::VarError::NotPresent) => Ok(None),
             Err(_) => Err(format!("icfp2015 {WEIGHTS_VAR}: not UTF-8")),
+        }
+    }
+
+    /// The defaults for the unit mix of `setup`. With big units among small ones (see
+    /// `next_big_units`; problem 18: 75% of the cells come in 6 of its 26 units), the game
+    /// ends when a big unit cannot spawn: look ahead to the next big unit's best place, keep the
+    /// spawn cells free, avoid covering empty cells and lock only where units rest.
+    //
+    // Measured on problem 18 (`play -t 15 -c 1`, three runs each): defaults 30,870 / 31,508 /
+    // 31,544 (240-266 of 1000 units); ahead 1 alone 34,494 / 29,986 / 30,952; ahead 1, spawn
+    // -3000, cover -2: 32,240 / 56,596 / 45,213 (266, 714, 567 units), later 34,813 / 31,892 /
+    // 34,935 / 35,077; with resting too: 81,684 (all 1000 units) / 39,170 / 34,321 / 50,851 /
+    // 36,524 / 37,011 (problem 24: 215,414, 12: 136,137, both as without).
+    pub fn for_setup(setup: &Setup) -> Weights {
+        let w = Weights::default();
+        if has_big_units(setup) {
+            Weights {
+                ahead: 1.0,
+                spawn: -3000.0,
+                cover: -2.0,
+                resting: true,
+                ..w
+            }
+        } else {
+            w
         }
     }
 
@@ -346,14 +396,26 @@ impl Weights {
     /// These weights, each scaled by a random factor in [0.5, 2], and a drop weight in [0, 8].
     pub fn perturbed(&self, rng: &mut Rng) -> Weights {
         let drop = 8.0 * rng.f64();
-        let mut scale = |w: f64| w * 2f64.powf(2.0 * rng.f64() - 1.0);
+        Weights {
+            drop,
+            ..self.scaled(|w| w * 2f64.powf(2.0 * rng.f64() - 1.0))
+        }
+    }
+
+    /// These weights, each scaled by a random factor in [0.8, 1.25].
+    pub fn nudged(&self, rng: &mut Rng) -> Weights {
+        self.scaled(|w| w * 2f64.powf(0.3 * (2.0 * rng.f64() - 1.0)))
+    }
+
+    /// These weights with every number passed through `scale` (the switches kept).
+    fn scaled(&self, mut scale: impl FnMut(f64) -> f64) -> Weights {
         Weights {
             points: scale(self.points),
             depth: scale(self.depth),
             row_fill: scale(self.row_fill),
             neighbours: scale(self.neighbours),
             covered: scale(self.covered),
-            drop,
+            drop: scale(self.drop),
             stack: scale(self.stack),
             lines: scale(self.lines),
             holes: scale(self.holes),
@@ -361,6 +423,7 @@ impl Weights {
             cover: scale(self.cover),
             bumps: scale(self.bumps),
             rows: scale(self.rows),
+            ahead: scale(self.ahead),
             spawn: self.spawn,
             resting: self.resting,
             hold_single: self.hold_single,
@@ -380,17 +443,24 @@ struct Node {
 }
 
 /// The lock positions, one per unit of `order` while the game lasts, found by a beam search
-/// that ends by `deadline` (narrowing to one node when time is short).
+/// that ends by `deadline` (narrowing to one node when time is short), from the board
+/// `start`. Its width spreads the time over `horizon` layers, the number the game is expected
+/// to last; past it, over `PAST_HORIZON` more. The first units lock at `prefix` (a beam of one
+/// node).
 pub fn plan(
     setup: &Setup,
     start: &Board,
     order: &[u32],
     weights: &Weights,
     deadline: &Deadline,
+    horizon: usize,
+    prefix: &[Pos],
 ) -> Vec<Pos> {
     let phrase_guess = 3 * setup.height() as u64;
-    let start_term = Features::of(start).value(weights);
+    let with_rows = weights.rows != 0.0;
+    let start_term = Features::of_with(start, with_rows).value(weights);
     let spawn_rows = spawn_cells(setup);
+    let next_big = next_big_units(setup, order);
     let mut layer = vec![Node {
         board: start.clone(),
         value: start_term,
@@ -402,12 +472,19 @@ pub fn plan(
     let mut history: Vec<Vec<(u32, Pos)>> = Vec::new();
     // The best game found: (merit, layer count, node index).
     let mut best: (u64, usize, usize) = (0, 0, 0);
-    let started = Instant::now();
+    let mut started = Instant::now();
     let mut expanded = 0u64;
     for (k, &unit_index) in order.iter().enumerate() {
+        let forced = prefix.get(k).copied();
+        if k == prefix.len() {
+            started = Instant::now();
+        }
         let unit = &setup.units[unit_index as usize];
-        let left = order.len() - k;
-        let width = if expanded == 0 {
+        let left = horizon
+            .saturating_sub(k)
+            .max(PAST_HORIZON)
+            .min(order.len() - k);
+        let width = if expanded == 0 || forced.is_some() {
             1
         } else {
             let per_node = started.elapsed().as_secs_f64() / expanded as f64;
@@ -418,7 +495,7 @@ pub fn plan(
 
         let mut scratch = start.clone();
         for (i, node) in layer.iter().enumerate() {
-            expanded += 1;
+            expanded += u64::from(forced.is_none());
             let spawn = unit.spawn;
             if !node
                 .board
@@ -431,7 +508,11 @@ pub fn plan(
                 continue;
             }
             let hold = weights.hold_single && left > 10 && node.board.count() < 3 * setup.width();
-            for pos in lock_positions_where(&node.board, unit, spawn, weights.resting) {
+            let positions = match forced {
+                Some(pos) => vec![pos],
+                None => lock_positions_where(&node.board, unit, spawn, weights.resting),
+            };
+            for pos in positions {
                 let (mut value, lines) = placement_value(&node.board, unit, pos, weights);
                 if lines == 1 && hold {
                     continue;
@@ -442,7 +523,7 @@ pub fn plan(
                 let term = if weights.sees_boards() {
                     scratch.clone_from(&node.board);
                     scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
-                    Features::of(&scratch).value(weights)
+                    Features::of_with(&scratch, with_rows).value(weights)
                 } else {
                     0.0
                 };
@@ -454,11 +535,17 @@ pub fn plan(
             break;
         }
         children.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-        let mut next: Vec<Node> = Vec::with_capacity(width);
-        let mut links = Vec::with_capacity(width);
+        // With a lookahead, twice the width of candidates, re-ranked with it.
+        let ahead = match next_big[k] {
+            Some(j) if weights.ahead != 0.0 => Some(&setup.units[order[j] as usize]),
+            _ => None,
+        };
+        let candidates = if ahead.is_some() { 2 * width } else { width };
+        let mut next: Vec<Node> = Vec::with_capacity(candidates);
+        let mut links = Vec::with_capacity(candidates);
         let mut seen: HashSet<u64> = HashSet::new();
         for &(value, parent, pos, lines, board_term) in &children {
-            if next.len() == width {
+            if next.len() == candidates {
                 break;
             }
             let from = &layer[parent as usize];
@@ -484,6 +571,17 @@ pub fn plan(
             });
             links.push((parent, pos));
         }
+        if let Some(big) = ahead {
+            for node in &mut next {
+                let term = weights.ahead * ahead_value(&node.board, big, weights, &spawn_rows);
+                node.value += term;
+                node.board_term += term;
+            }
+            let mut ranked: Vec<(Node, (u32, Pos))> = next.into_iter().zip(links).collect();
+            ranked.sort_by(|a, b| b.0.value.total_cmp(&a.0.value));
+            ranked.truncate(width);
+            (next, links) = ranked.into_iter().unzip();
+        }
         layer = next;
         history.push(links);
     }
@@ -504,6 +602,57 @@ pub fn plan(
     locks.reverse();
     locks
 }
+
+/// Per layer k of `order`: the layer of the next big unit after k, if any. A unit is big when
+/// it has more than twice the mean unit size of the problem (problem 18: the 9- and 17-cell units
+/// among 20 single cells), so on problems of similar units there is none.
+fn next_big_units(setup: &Setup, order: &[u32]) -> Vec<Option<usize>> {
+    let big = big_units(setup);
+    let mut next = vec![None; order.len()];
+    let mut upcoming = None;
+    for k in (0..order.len()).rev() {
+        next[k] = upcoming;
+        if big[order[k] as usize] {
+            upcoming = Some(k);
+        }
+    }
+    next
+}
+
+/// Per unit of the problem, whether it is big (see `next_big_units`).
+fn big_units(setup: &Setup) -> Vec<bool> {
+    let mean =
+        setup.units.iter().map(|u| u.size as f64).sum::<f64>() / setup.units.len().max(1) as f64;
+    setup
+        .units
+        .iter()
+        .map(|u| u.size as f64 > 2.0 * mean)
+        .collect()
+}
+
+/// Whether some unit of the problem is big.
+fn has_big_units(setup: &Setup) -> bool {
+    big_units(setup).contains(&true)
+}
+
+/// The best placement value (with the spawn term) of `unit` on `board`, ignoring the units
+/// before it: low when the only places left are high on the stack, `NO_ROOM` when it cannot
+/// spawn or lock anywhere.
+fn ahead_value(board: &Board, unit: &Unit, w: &Weights, spawn_rows: &[u128]) -> f64 {
+    let spawn = unit.spawn;
+    if !board.fits(unit.shape(spawn.orientation, spawn.y), spawn.x, spawn.y) {
+        return NO_ROOM;
+    }
+    lock_positions_where(board, unit, spawn, w.resting)
+        .into_iter()
+        .map(|pos| {
+            placement_value(board, unit, pos, w).0 + w.spawn * overlap(unit, pos, spawn_rows) as f64
+        })
+        .fold(NO_ROOM, f64::max)
+}
+
+/// `ahead_value` where the big unit has no place.
+const NO_ROOM: f64 = -1000.0;
 
 /// Per board row, the cells where some unit of the problem spawns.
 fn spawn_cells(setup: &Setup) -> Vec<u128> {
@@ -567,34 +716,65 @@ pub fn solve_variant(
         remaining.mul_f64(BEAM_SHARE)
     };
     let mut attempts = variant;
-    let mut weights = attempt_weights(attempts, &mut rng);
-    let mut best: Option<Played> = None;
-    let mut this_beam = beam_time;
-    loop {
-        // Chains of long phrases (`chain.rs`) force a few locks, which may cost the rest of the
-        // game more than the phrases bring: the first game opens with all it can, every other
-        // game with none, the rest with a random choice of them.
-        let chains = match attempts {
-            0 => u64::MAX,
-            k if k % 2 == 1 => 0,
-            _ => rng.next_u64(),
-        };
-        let (played, route_time) =
-            attempt(setup, seed, phrases, &weights, this_beam, deadline, chains);
-        if best.as_ref().is_none_or(|b| played.score > b.score) {
-            best = Some(played);
+    let mut weights = attempt_weights(setup, attempts, &mut rng);
+    let opening = Opening::new(setup, seed, phrases, chains_of(attempts, &mut rng));
+    let order = opening.order();
+    // While the plans die before the last unit, plan again with nudged weights instead of
+    // routing: a beam that dies early costs a fraction of its routes, and how long a plan lasts
+    // decides the score (problem 18: 1000 units scored 81,684, 300 units ~33,000). Every other
+    // plan keeps the longest plan but its last `BACKOFF` units, so the longest one grows in
+    // steps. The longest plan is routed. Nudged rather than perturbed weights: on 18 the
+    // perturbed ones (and restarts with them) never outlasted the first plan in 15 tries.
+    let scouting = Instant::now() + deadline.remaining().mul_f64(SCOUT_SHARE);
+    let start = opening.game.board();
+    let mut locks = plan_game(setup, start, &order, &weights, beam_time, &[]);
+    let first = weights;
+    let mut tries = 0;
+    while locks.len() < order.len() {
+        let left = scouting.saturating_duration_since(Instant::now());
+        if left < beam_time.mul_f64(0.1) {
+            break;
         }
+        tries += 1;
+        weights = first.nudged(&mut rng);
+        let prefix = if tries % 2 == 0 {
+            &locks[..locks.len().saturating_sub(BACKOFF)]
+        } else {
+            &[]
+        };
+        let scout = Deadline::after(beam_time.min(left));
+        let other = plan(setup, start, &order, &weights, &scout, order.len(), prefix);
+        if other.len() > locks.len() {
+            locks = other;
+        }
+    }
+    let (mut best, mut route_time) = route_game(setup, seed, phrases, opening, &locks, deadline);
+    loop {
         // Another attempt needs its routes' time and some beam time on top.
         let spare = deadline.remaining().saturating_sub(route_time.mul_f64(1.3));
         if spare < beam_time.mul_f64(0.2) {
             break;
         }
-        this_beam = beam_time.min(spare);
         attempts += 1;
-        weights = attempt_weights(attempts, &mut rng);
+        weights = attempt_weights(setup, attempts, &mut rng);
+        let opening = Opening::new(setup, seed, phrases, chains_of(attempts, &mut rng));
+        let order = opening.order();
+        let start = opening.game.board();
+        let locks = plan_game(setup, start, &order, &weights, beam_time.min(spare), &[]);
+        let played;
+        (played, route_time) = route_game(setup, seed, phrases, opening, &locks, deadline);
+        if played.score > best.score {
+            best = played;
+        }
     }
-    best.expect("at least one attempt")
+    best
 }
+
+/// Share of a game's time in which plans that die early are compared before any is routed.
+const SCOUT_SHARE: f64 = 0.55;
+
+/// The units before its end where a plan that died is taken up again.
+const BACKOFF: usize = 100;
 
 /// Headroom on the estimated route time when the beam takes the rest of the time.
 const ROUTE_MARGIN: f64 = 1.4;
@@ -615,6 +795,8 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
         sample,
         &Weights::default(),
         &Deadline::after(Duration::ZERO),
+        sample.len(),
+        &[],
     );
     let started = Instant::now();
     let mut scribe = Scribe::new(phrases);
@@ -630,51 +812,119 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
         .mul_f64(order.len() as f64 / locks.len().max(1) as f64)
 }
 
+/// Which chains of long phrases (`chain.rs`) open attempt `k`, as a mask over them (longest
+/// first). They force a few locks, which may cost the rest of the game more than the phrases
+/// bring: the first game opens with all it can, every other game with none, the rest with a
+/// random choice. Problem 13 (17-cell units, games of ~11 units): 1,622 with all against 3,924
+/// with none (`play -t 10 -c 1`).
+fn chains_of(k: u32, rng: &mut Rng) -> u64 {
+    match k {
+        0 => u64::MAX,
+        k if k % 2 == 1 => 0,
+        _ => rng.next_u64(),
+    }
+}
+
+/// A game after its opening chains, and the command text so far.
+struct Opening<'a, 'p> {
+    game: Game<'a>,
+    scribe: Scribe<'p>,
+}
+
+impl<'a, 'p> Opening<'a, 'p> {
+    fn new(setup: &'a Setup, seed: u32, phrases: &'p PhraseSet, chains: u64) -> Self {
+        let mut game = Game::new(setup, seed);
+        let mut scribe = Scribe::new(phrases);
+        if chains != 0 {
+            scribe.open_chains(&mut game, chains);
+        }
+        Opening { game, scribe }
+    }
+
+    /// The units still to place.
+    fn order(&self) -> Vec<u32> {
+        self.game.order()[self.game.locked() as usize..].to_vec()
+    }
+}
+
 /// The weights of attempt `k`: the defaults, then a stack-height term, then a line bonus, then
 /// random perturbations of the defaults.
-fn attempt_weights(k: u32, rng: &mut Rng) -> Weights {
-    if let Ok(Some(w)) = Weights::from_env() {
+fn attempt_weights(setup: &Setup, k: u32, rng: &mut Rng) -> Weights {
+    let base = Weights::for_setup(setup);
+    if let Ok(Some(w)) = base.with_env() {
         return if k == 0 { w } else { w.perturbed(rng) };
     }
     match k {
-        0 => Weights::default(),
+        0 => base,
         1 => Weights {
             stack: 40.0,
-            ..Weights::default()
+            ..base
         },
         2 => Weights {
             stack: 8.0,
             lines: 100.0,
-            ..Weights::default()
+            ..base
         },
-        _ => Weights::default().perturbed(rng),
+        _ => base.perturbed(rng),
     }
 }
 
-/// One game: a beam search of at most `beam_time`, then the routes (spelling while `deadline`
-/// allows); the game re-scored by the evaluator, and how long the routes took.
-fn attempt(
+/// A game's lock positions from the board `start`, the first at `prefix`: a beam search of at
+/// most `beam_time`.
+fn plan_game(
+    setup: &Setup,
+    start: &Board,
+    order: &[u32],
+    weights: &Weights,
+    beam_time: Duration,
+    prefix: &[Pos],
+) -> Vec<Pos> {
+    // A beam that dies early has sized its width for layers it never reached and used part of
+    // its time: while half of that time is left, plan again for twice the layers it lasted, and
+    // keep the plan that lasts longest.
+    let beam_deadline = Deadline::after(beam_time);
+    let mut locks = plan(
+        setup,
+        start,
+        order,
+        weights,
+        &beam_deadline,
+        order.len(),
+        prefix,
+    );
+    while locks.len() < order.len() && beam_deadline.fraction_used() < 0.5 {
+        let horizon = (2 * locks.len()).min(order.len());
+        let again = plan(
+            setup,
+            start,
+            order,
+            weights,
+            &beam_deadline,
+            horizon,
+            prefix,
+        );
+        if again.len() < locks.len() {
+            break;
+        }
+        locks = again;
+    }
+    locks
+}
+
+/// One game: from its opening, each unit routed to its lock of `locks` (spelling while
+/// `deadline` allows); the game re-scored by the evaluator, and how long the routes took.
+fn route_game(
     setup: &Setup,
     seed: u32,
     phrases: &PhraseSet,
-    weights: &Weights,
-    beam_time: Duration,
+    opening: Opening,
+    locks: &[Pos],
     deadline: &Deadline,
-    chains: u64,
 ) -> (Played, Duration) {
-    let mut game = Game::new(setup, seed);
-    let mut scribe = Scribe::new(phrases);
-    if chains != 0 {
-        scribe.open_chains(&mut game, chains);
-    }
-    let order = game.order()[game.locked() as usize..].to_vec();
-    let locks = plan(
-        setup,
-        game.board(),
-        &order,
-        weights,
-        &Deadline::after(beam_time),
-    );
+    let Opening {
+        mut game,
+        mut scribe,
+    } = opening;
     let route_started = Instant::now();
     for (k, &lock) in locks.iter().enumerate() {
         if game.is_over() {
@@ -729,6 +979,40 @@ mod tests {
                 "{bad}: {e}"
             );
         }
+    }
+
+    #[test]
+    fn big_units_follow_the_unit_mix() {
+        // Problem 18: 20 single cells, five 9-cell and one 17-cell unit; problem 0: 1-3 cells.
+        let setup = Setup::bundled(18);
+        let big: Vec<u32> = (0..setup.units.len() as u32)
+            .filter(|&i| big_units(&setup)[i as usize])
+            .map(|i| setup.units[i as usize].size)
+            .collect();
+        assert_eq!(big, [17, 9, 9, 9, 9, 9]);
+        assert_eq!(Weights::for_setup(&setup).ahead, 1.0);
+        assert!(Weights::for_setup(&setup).resting);
+        let order = [0, 20, 1, 2, 21, 3];
+        assert_eq!(
+            next_big_units(&setup, &order),
+            [Some(1), Some(4), Some(4), Some(4), None, None]
+        );
+        let small = Setup::bundled(0);
+        assert!(!has_big_units(&small));
+        assert_eq!(Weights::for_setup(&small).ahead, 0.0);
+    }
+
+    #[test]
+    fn a_big_unit_that_cannot_spawn_has_no_room() {
+        let setup = Setup::bundled(18);
+        let blob = &setup.units[20];
+        let w = Weights::default();
+        let spawn_rows = spawn_cells(&setup);
+        assert!(ahead_value(&setup.start, blob, &w, &spawn_rows) > NO_ROOM);
+        let mut board = setup.start.clone();
+        let p = blob.spawn;
+        board.lock(blob.shape(p.orientation, p.y), p.x, p.y);
+        assert_eq!(ahead_value(&board, blob, &w, &spawn_rows), NO_ROOM);
     }
 
     #[test]

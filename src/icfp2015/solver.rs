@@ -848,9 +848,16 @@ impl<'a, 'p> Opening<'a, 'p> {
 }
 
 /// The weights of attempt `k`: the defaults, then a stack-height term, then a line bonus, then
-/// random perturbations of the defaults.
+/// random perturbations of the defaults; odd attempts do not hold single-row clears.
+//
+// hold_single on every attempt lowered problems 17 and 19 (one-cell units on half-filled
+// boards) from ~7,300 to ~6,300 and ~7,100 to ~6,350 (bench --per-problem 30 -c 2); off,
+// 17 scores 7,174 / 7,324 again (play -t 15 -c 1).
 fn attempt_weights(setup: &Setup, k: u32, rng: &mut Rng) -> Weights {
-    let base = Weights::for_setup(setup);
+    let base = Weights {
+        hold_single: k.is_multiple_of(2),
+        ..Weights::for_setup(setup)
+    };
     if let Ok(Some(w)) = base.with_env() {
         return if k == 0 { w } else { w.perturbed(rng) };
     }

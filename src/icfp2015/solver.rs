@@ -814,13 +814,14 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
 
 /// Which chains of long phrases (`chain.rs`) open attempt `k`, as a mask over them (longest
 /// first). They force a few locks, which may cost the rest of the game more than the phrases
-/// bring: the first game opens with all it can, every other game with none, the rest with a
-/// random choice. Problem 13 (17-cell units, games of ~11 units): 1,622 with all against 3,924
-/// with none (`play -t 10 -c 1`).
+/// bring: the second game (the first's weights) opens with all it can, even games with none,
+/// the other odd ones with a random choice. Measured: problem 13 (games of ~11 units) 1,622
+/// with all against 3,924 with none (`play -t 10 -c 1`); problem 9 (400 units, two games a
+/// seed) 31,743 with chains in the first game, 35,902 with none (`play -t 30 -c 2`).
 fn chains_of(k: u32, rng: &mut Rng) -> u64 {
     match k {
-        0 => u64::MAX,
-        k if k % 2 == 1 => 0,
+        1 => u64::MAX,
+        k if k.is_multiple_of(2) => 0,
         _ => rng.next_u64(),
     }
 }
@@ -847,8 +848,9 @@ impl<'a, 'p> Opening<'a, 'p> {
     }
 }
 
-/// The weights of attempt `k`: the defaults, then a stack-height term, then a line bonus, then
-/// random perturbations of the defaults; odd attempts do not hold single-row clears.
+/// The weights of attempt `k`: the defaults (twice: without and with chains), then a
+/// stack-height term, then a line bonus, then random perturbations of the defaults; odd
+/// attempts do not hold single-row clears.
 //
 // hold_single on every attempt lowered problems 17 and 19 (one-cell units on half-filled
 // boards) from ~7,300 to ~6,300 and ~7,100 to ~6,350 (bench --per-problem 30 -c 2); off,
@@ -862,12 +864,12 @@ fn attempt_weights(setup: &Setup, k: u32, rng: &mut Rng) -> Weights {
         return if k == 0 { w } else { w.perturbed(rng) };
     }
     match k {
-        0 => base,
-        1 => Weights {
+        0 | 1 => base,
+        2 => Weights {
             stack: 40.0,
             ..base
         },
-        2 => Weights {
+        3 => Weights {
             stack: 8.0,
             lines: 100.0,
             ..base

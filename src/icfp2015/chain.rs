@@ -10,7 +10,7 @@
 
 use super::commands::Command;
 use super::game::{Game, Outcome};
-use super::placement::{lock_positions_where, Grid};
+use super::placement::lock_positions_where;
 use super::route::Reach;
 use super::solver::Features;
 use super::span::last_leg;
@@ -32,13 +32,7 @@ pub struct Chain {
 /// The best start for `phrase` (its commands) from `game`'s falling unit, if any start plays
 /// it through with the game still running at the end.
 pub fn find(game: &Game, phrase: &[Command]) -> Option<Chain> {
-    let unit = game.unit();
-    let board = game.board();
-    let canonical = |pos: Pos| unit.canonical_pos(pos);
-    let fits = |pos: Pos| board.fits_unit(unit, pos);
-    let grid = Grid::new(unit, board);
-    let start = canonical(game.pos());
-    let reach = Reach::search(&grid, start, &[], &fits, &canonical, None)?;
+    let (grid, reach) = Reach::from_falling(game)?;
     // Every start played through the phrase; the few whose boards look best (before the last
     // unit's lock) get a last leg, as it costs a search of its own.
     let mut played: Vec<PlayedThrough> = Vec::new();

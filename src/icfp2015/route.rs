@@ -746,6 +746,19 @@ impl Reach {
         })
     }
 
+    /// [`Reach::search`] over every position `game`'s falling unit reaches from where it is,
+    /// and the grid its positions are numbered on.
+    pub(super) fn from_falling(game: &Game) -> Option<(Grid, Reach)> {
+        let unit = game.unit();
+        let board = game.board();
+        let canonical = |pos: Pos| unit.canonical_pos(pos);
+        let fits = |pos: Pos| board.fits_unit(unit, pos);
+        let grid = Grid::new(unit, board);
+        let start = canonical(game.pos());
+        let reach = Reach::search(&grid, start, &[], &fits, &canonical, None)?;
+        Some((grid, reach))
+    }
+
     /// The commands from the start to `end`, if the search reached it.
     pub(super) fn path(&self, grid: &Grid, end: Pos) -> Option<Vec<Command>> {
         let mut at = grid.index(end)?;

@@ -685,6 +685,18 @@ pub(super) fn path_to(
     tree.path(grid, end)
 }
 
+/// What the searches over `game`'s falling unit need: the grid its positions are numbered on,
+/// the canonical form of a position, and whether a position fits the board.
+pub(super) fn falling<'g>(
+    game: &'g Game,
+) -> (Grid, impl Fn(Pos) -> Pos + 'g, impl Fn(Pos) -> bool + 'g) {
+    let unit = game.unit();
+    let board = game.board();
+    let canonical = move |pos: Pos| unit.canonical_pos(pos);
+    let fits = move |pos: Pos| board.fits_unit(unit, pos);
+    (Grid::new(unit, board), canonical, fits)
+}
+
 /// A breadth-first search over unit positions from `start`: the positions reached in order
 /// and, per position, the move that first reached it.
 pub(super) struct Reach {
@@ -749,11 +761,7 @@ impl Reach {
     /// [`Reach::search`] over every position `game`'s falling unit reaches from where it is,
     /// and the grid its positions are numbered on.
     pub(super) fn from_falling(game: &Game) -> Option<(Grid, Reach)> {
-        let unit = game.unit();
-        let board = game.board();
-        let canonical = |pos: Pos| unit.canonical_pos(pos);
-        let fits = |pos: Pos| board.fits_unit(unit, pos);
-        let grid = Grid::new(unit, board);
+        let (grid, canonical, fits) = falling(game);
         let start = canonical(game.pos());
         let reach = Reach::search(&grid, start, &[], &fits, &canonical, None)?;
         Some((grid, reach))

@@ -9,8 +9,7 @@
 use super::commands::Command;
 use super::dp::follows_rules;
 use super::game::{target, Game, Outcome};
-use super::placement::Grid;
-use super::route::{bfs, path_to};
+use super::route::{bfs, falling, path_to};
 use super::unit::Pos;
 
 /// How to spell a phrase across the lock of the falling unit: this unit's commands (the last
@@ -26,11 +25,7 @@ pub struct Span {
 /// lets the next unit play the rest from its spawn and still lock at `next_goal`, preferring
 /// the longest prefix.
 pub fn find(game: &Game, goal: Pos, next_goal: Pos, phrase: &[Command]) -> Option<Span> {
-    let unit = game.unit();
-    let board = game.board();
-    let canonical = |pos: Pos| unit.canonical_pos(pos);
-    let fits = |pos: Pos| board.fits_unit(unit, pos);
-    let grid = Grid::new(unit, board);
+    let (grid, canonical, fits) = falling(game);
     let start = canonical(game.pos());
     let goal = canonical(goal);
     for split in (0..phrase.len().saturating_sub(1)).rev() {
@@ -129,11 +124,7 @@ pub fn play_moves(game: &mut Game, moves: &[Command]) -> Option<Vec<Pos>> {
 /// The commands from the falling unit's position to a lock at `goal` that avoid `row` (the
 /// positions of its current row so far).
 pub fn last_leg(game: &Game, row: &[Pos], goal: Pos) -> Option<Vec<Command>> {
-    let unit = game.unit();
-    let board = game.board();
-    let canonical = |pos: Pos| unit.canonical_pos(pos);
-    let fits = |pos: Pos| board.fits_unit(unit, pos);
-    let grid = Grid::new(unit, board);
+    let (grid, canonical, fits) = falling(game);
     bfs(
         &grid,
         canonical(game.pos()),

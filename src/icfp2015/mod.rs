@@ -17,6 +17,7 @@ pub mod show;
 pub mod solver;
 pub mod source;
 pub mod span;
+pub mod sweep;
 pub mod unit;
 
 pub use board::Board;

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Tag of every solution: the solver and its version; the score is appended.
-pub const SOLVER_TAG: &str = "podium-beam-0.10";
+pub const SOLVER_TAG: &str = "podium-beam-0.11";
 
 /// The 25 qualifier problems, bundled.
 pub const QUALIFIER_PROBLEMS: [&str; 25] = [

@@ -10,14 +10,17 @@
 // raises the score there beyond noise (see `HOLES`). The width follows the time: before each layer
 // it is what the remaining beam time allows at the measured cost of one node. While time is left,
 // whole games are replayed with other weights (a stack-height term, then a line bonus, then random
-// perturbations) and the best kept. Every solution is re-scored by the evaluator
-// (`game::evaluate`).
+// perturbations) and the best kept. Where the routes of one game take much of the time and a
+// greedy band plan (`sweep.rs`: fullest rows first) promises more than a greedy plan of these
+// weights (problem 24), the games are planned as bands instead. Every solution is re-scored by
+// the evaluator (`game::evaluate`).
 
 use super::board::Board;
 use super::game::{evaluate, Game, Setup};
 use super::phrases::PhraseSet;
 use super::placement::{lock_positions_where, runs_through};
 use super::route::Scribe;
+use super::sweep;
 use super::unit::{Pos, Unit};
 use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
@@ -707,7 +710,8 @@ pub fn solve_variant(
     // Where the routes of one game would leave no time for a second attempt, the one attempt's
     // beam gets the time they leave instead of its share.
     let remaining = deadline.remaining();
-    let routes = route_cost(setup, seed, phrases);
+    let units = Game::new(setup, seed).order().len();
+    let routes = RouteCost::measure(setup, seed, phrases).game(units);
     let beam_time = if routes > remaining.mul_f64(0.2) {
         remaining
             .saturating_sub(routes.mul_f64(ROUTE_MARGIN))
@@ -715,6 +719,10 @@ pub fn solve_variant(
     } else {
         remaining.mul_f64(BEAM_SHARE)
     };
+    // Where only a few games fit, and band plans promise more, they are all band plans.
+    if routes > remaining.mul_f64(0.2) && bands_promise_more(setup, seed, &mut rng) {
+        return solve_bands(setup, seed, phrases, deadline, variant, routes, &mut rng);
+    }
     let mut attempts = variant;
     let mut weights = attempt_weights(setup, attempts, &mut rng);
     let opening = Opening::new(setup, seed, phrases, chains_of(attempts, &mut rng));
@@ -770,6 +778,74 @@ pub fn solve_variant(
     best
 }
 
+/// Whether a greedy band plan (`sweep.rs`) promises a tenth more than a greedy plan of the
+/// setup's weights: the move score plus the rows fallen at `POWER_PER_ROW`. Asked only where
+/// one game's routes take a fifth of the time or more, so that only a few games can be played:
+/// on the small boards, where many are, the beam's games score more than the greedy merit says
+/// (bands promise more on 15, 17, 20, 22 and 23 too).
+fn bands_promise_more(setup: &Setup, seed: u32, rng: &mut Rng) -> bool {
+    let game = Game::new(setup, seed);
+    let order = game.order();
+    let band = sweep::greedy(
+        setup,
+        &setup.start,
+        order,
+        &sweep::band_weights(setup, 4.0),
+        rng,
+    );
+    let now = Deadline::after(Duration::ZERO);
+    let weights = Weights::for_setup(setup);
+    let locks = plan(setup, &setup.start, order, &weights, &now, order.len(), &[]);
+    band.merit as f64 > 1.1 * sweep::merit(setup, &setup.start, order, &locks) as f64
+}
+
+/// [`solve_variant`] with band plans: each game the best of the greedy band plans made while
+/// the time left holds its routes (`routes`, estimated for the first game, measured after), then
+/// routed; again while a whole game fits in the time left.
+fn solve_bands(
+    setup: &Setup,
+    seed: u32,
+    phrases: &PhraseSet,
+    deadline: &Deadline,
+    variant: u32,
+    routes: Duration,
+    rng: &mut Rng,
+) -> Played {
+    let mut best: Option<Played> = None;
+    let mut attempts = variant;
+    let mut route_time = routes.mul_f64(BAND_ROUTE_MARGIN);
+    loop {
+        let opening = Opening::new(setup, seed, phrases, chains_of(attempts, rng));
+        let order = opening.order();
+        let planning = deadline
+            .remaining()
+            .saturating_sub(route_time)
+            .max(deadline.remaining().mul_f64(0.1));
+        let plan = sweep::best_band(
+            setup,
+            opening.game.board(),
+            &order,
+            &Deadline::after(planning),
+            rng,
+        );
+        let played;
+        (played, route_time) = route_game(setup, seed, phrases, opening, &plan.locks, deadline);
+        if best.as_ref().is_none_or(|b| played.score > b.score) {
+            best = Some(played);
+        }
+        attempts += 1;
+        if deadline.remaining() < route_time.mul_f64(1.5) {
+            return best.expect("one game was played");
+        }
+    }
+}
+
+/// Headroom on the estimated route time of a band game. The estimate erred high by ~1.25 on
+/// problem 24 (20.2 s estimated, 16.4 s routed, `play -t 30 -c 2`). Planning longer gains
+/// little: the best of 17 plans had the merit of the best of 3 (302,804 against 302,762), and an
+/// estimate from the band plan's own first units (8.3 s) left the routes without the DP (276,344).
+const BAND_ROUTE_MARGIN: f64 = 1.1;
+
 /// Share of a game's time in which plans that die early are compared before any is routed.
 const SCOUT_SHARE: f64 = 0.55;
 
@@ -782,34 +858,48 @@ const ROUTE_MARGIN: f64 = 1.4;
 /// Units routed to estimate the route cost of a game.
 const ROUTE_SAMPLE: usize = 8;
 
-/// An estimate of the time the routes of a whole game take: the first few units of a greedy
-/// plan routed on a copy of the game, scaled to the game's length. The first units fall the
-/// furthest, so this errs high.
-fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
-    let mut game = Game::new(setup, seed);
-    let order = game.order().to_vec();
-    let sample = &order[..order.len().min(ROUTE_SAMPLE)];
-    let locks = plan(
-        setup,
-        &setup.start,
-        sample,
-        &Weights::default(),
-        &Deadline::after(Duration::ZERO),
-        sample.len(),
-        &[],
-    );
-    let started = Instant::now();
-    let mut scribe = Scribe::new(phrases);
-    scribe.use_dp = true;
-    for (k, &lock) in locks.iter().enumerate() {
-        if game.is_over() {
-            break;
+/// What routing costs on a problem: the time the first few units of a greedy plan took on a
+/// copy of the game.
+struct RouteCost {
+    sample: Duration,
+    units: usize,
+}
+
+impl RouteCost {
+    /// Routes the first units of a greedy plan of the default weights.
+    fn measure(setup: &Setup, seed: u32, phrases: &PhraseSet) -> RouteCost {
+        let mut game = Game::new(setup, seed);
+        let order = game.order().to_vec();
+        let sample = &order[..order.len().min(ROUTE_SAMPLE)];
+        let locks = plan(
+            setup,
+            &setup.start,
+            sample,
+            &Weights::default(),
+            &Deadline::after(Duration::ZERO),
+            sample.len(),
+            &[],
+        );
+        let started = Instant::now();
+        let mut scribe = Scribe::new(phrases);
+        scribe.use_dp = true;
+        for (k, &lock) in locks.iter().enumerate() {
+            if game.is_over() {
+                break;
+            }
+            scribe.route(&mut game, lock, locks.get(k + 1).copied(), true);
         }
-        scribe.route(&mut game, lock, locks.get(k + 1).copied(), true);
+        RouteCost {
+            sample: started.elapsed(),
+            units: locks.len().max(1),
+        }
     }
-    started
-        .elapsed()
-        .mul_f64(order.len() as f64 / locks.len().max(1) as f64)
+
+    /// The routes of a game of `units` units, scaled by units: with the default weights the
+    /// first units fall the furthest, so this errs high.
+    fn game(&self, units: usize) -> Duration {
+        self.sample.mul_f64(units as f64 / self.units as f64)
+    }
 }
 
 /// Which chains of long phrases (`chain.rs`) open attempt `k`, as a mask over them (longest
@@ -986,6 +1076,23 @@ mod tests {
             assert!(
                 e.starts_with("icfp2015 PODIUM_ICFP2015_WEIGHTS:"),
                 "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn bands_promise_more_on_the_wide_board_only() {
+        // 24: 100 x 40 with islands; 14 (50 x 50) and 18 (30 x 30) also take most of the time
+        // to route, but there the band plans score less (`bench --per-problem 20 -c 1 --only
+        // 14,18`: 94,726 and 14,125 against ~105,000 and ~78,000).
+        for (id, expected) in [(24, true), (14, false), (18, false)] {
+            let setup = Setup::bundled(id);
+            let mut rng = Rng::new(1);
+            let seed = setup.problem.source_seeds[0];
+            assert_eq!(
+                bands_promise_more(&setup, seed, &mut rng),
+                expected,
+                "problem {id}"
             );
         }
     }

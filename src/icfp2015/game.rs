@@ -342,18 +342,25 @@ impl<'a> Game<'a> {
         let lines = self
             .board
             .lock(unit.shape(here.orientation, here.y), here.x, here.y);
-        let points = unit.size as u64 + 50 * (1 + lines as u64) * lines as u64;
-        let bonus = if self.prev_lines > 1 {
-            (self.prev_lines as u64 - 1) * points / 10
-        } else {
-            0
-        };
-        self.move_score += points + bonus;
+        self.move_score += move_score(unit.size, lines, self.prev_lines);
         self.prev_lines = lines;
         self.locked += 1;
         self.spawn();
         Outcome::Locked { lines }
     }
+}
+
+/// The move score of locking a unit of `size` cells that clears `lines` rows, after a lock that
+/// cleared `prev_lines`.
+pub fn move_score(size: u32, lines: u32, prev_lines: u32) -> u64 {
+    let (lines, prev_lines) = (lines as u64, prev_lines as u64);
+    let points = size as u64 + 50 * (1 + lines) * lines;
+    let bonus = if prev_lines > 1 {
+        (prev_lines - 1) * points / 10
+    } else {
+        0
+    };
+    points + bonus
 }
 
 /// The error the official evaluator reports for a command string.

@@ -16,7 +16,7 @@
 // the evaluator (`game::evaluate`).
 
 use super::board::Board;
-use super::game::{evaluate, Game, Setup};
+use super::game::{evaluate, move_score, Game, Setup};
 use super::phrases::PhraseSet;
 use super::placement::{lock_positions_where, runs_through};
 use super::route::Scribe;
@@ -559,17 +559,11 @@ pub fn plan(
             if !seen.insert(hasher.finish()) {
                 continue;
             }
-            let points = unit.size as u64 + 50 * (1 + lines as u64) * lines as u64;
-            let bonus = if from.prev_lines > 1 {
-                (from.prev_lines as u64 - 1) * points / 10
-            } else {
-                0
-            };
             next.push(Node {
                 board,
                 value,
                 board_term,
-                move_score: from.move_score + points + bonus,
+                move_score: from.move_score + move_score(unit.size, lines, from.prev_lines),
                 prev_lines: lines,
             });
             links.push((parent, pos));

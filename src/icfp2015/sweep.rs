@@ -13,7 +13,7 @@
 // greedily, many times, and keeps the best. A beam over the same weights fell ~46,000 rows.
 
 use super::board::Board;
-use super::game::Setup;
+use super::game::{move_score, Setup};
 use super::placement::lock_positions_where;
 use super::solver::{placement_value, Weights};
 use super::unit::{Pos, Unit};
@@ -67,7 +67,7 @@ pub fn greedy(
 ) -> Sweep {
     let mut board = start.clone();
     let mut sweep = Sweep::default();
-    let mut prev_lines = 0u64;
+    let mut prev_lines = 0u32;
     for &unit_index in order {
         let unit = &setup.units[unit_index as usize];
         let spawn = unit.spawn;
@@ -83,7 +83,7 @@ pub fn greedy(
             }
         }
         let Some((_, _, pos)) = best else { break };
-        let lines = board.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y) as u64;
+        let lines = board.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
         sweep.merit += lock_merit(unit, pos, lines, prev_lines);
         prev_lines = lines;
         sweep.locks.push(pos);
@@ -94,10 +94,10 @@ pub fn greedy(
 /// The merit of the plan `locks` for the units of `order` from `start` (see [`Sweep`]).
 pub fn merit(setup: &Setup, start: &Board, order: &[u32], locks: &[Pos]) -> u64 {
     let mut board = start.clone();
-    let (mut merit, mut prev_lines) = (0u64, 0u64);
+    let (mut merit, mut prev_lines) = (0u64, 0u32);
     for (&unit_index, &pos) in order.iter().zip(locks) {
         let unit = &setup.units[unit_index as usize];
-        let lines = board.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y) as u64;
+        let lines = board.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
         merit += lock_merit(unit, pos, lines, prev_lines);
         prev_lines = lines;
     }
@@ -106,14 +106,8 @@ pub fn merit(setup: &Setup, start: &Board, order: &[u32], locks: &[Pos]) -> u64 
 
 /// What locking `unit` at `pos`, clearing `lines` after a lock that cleared `prev_lines`, adds
 /// to a plan's merit.
-fn lock_merit(unit: &Unit, pos: Pos, lines: u64, prev_lines: u64) -> u64 {
-    let points = unit.size as u64 + 50 * (1 + lines) * lines;
-    let bonus = if prev_lines > 1 {
-        (prev_lines - 1) * points / 10
-    } else {
-        0
-    };
-    points + bonus + POWER_PER_ROW * (pos.y - unit.spawn.y).max(0) as u64
+fn lock_merit(unit: &Unit, pos: Pos, lines: u32, prev_lines: u32) -> u64 {
+    move_score(unit.size, lines, prev_lines) + POWER_PER_ROW * (pos.y - unit.spawn.y).max(0) as u64
 }
 
 /// Band plans with drop weights drawn from [3, 5] until `deadline` (at least one); the one of

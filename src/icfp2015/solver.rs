@@ -704,9 +704,9 @@ pub fn solve_variant(
     // Where the routes of one game would leave no time for a second attempt, the one attempt's
     // beam gets the time they leave instead of its share.
     let remaining = deadline.remaining();
-    let units = Game::new(setup, seed).order().len();
-    let routes = RouteCost::measure(setup, seed, phrases).game(units);
-    let beam_time = if routes > remaining.mul_f64(0.2) {
+    let routes = route_cost(setup, seed, phrases);
+    let few_games = routes > remaining.mul_f64(0.2);
+    let beam_time = if few_games {
         remaining
             .saturating_sub(routes.mul_f64(ROUTE_MARGIN))
             .max(remaining.mul_f64(BEAM_SHARE))
@@ -714,7 +714,7 @@ pub fn solve_variant(
         remaining.mul_f64(BEAM_SHARE)
     };
     // Where only a few games fit, and band plans promise more, they are all band plans.
-    if routes > remaining.mul_f64(0.2) && bands_promise_more(setup, seed, &mut rng) {
+    if few_games && bands_promise_more(setup, seed, &mut rng) {
         return solve_bands(setup, seed, phrases, deadline, variant, routes, &mut rng);
     }
     let mut attempts = variant;
@@ -730,21 +730,21 @@ pub fn solve_variant(
     // perturbed ones (and restarts with them) never outlasted the first plan in 15 tries. With a
     // fixed back-off of 100 and the beam spread over the whole game, the resumed plans of 18
     // ended where the one they resumed had (230 -> 316, 330, 316, ... in one run).
+    let long = order.len() >= LONG_GAME;
     let scouting = Instant::now()
-        + if order.len() >= LONG_GAME {
+        + if long {
             deadline.remaining().saturating_sub(routes)
         } else {
             deadline.remaining().mul_f64(SCOUT_SHARE)
         };
     let start = opening.game.board();
     // A long game starts with a quicker plan, and takes the full beam only if that one lasts.
-    let quick = Deadline::after(beam_time.mul_f64(QUICK_SHARE));
-    let mut locks = if order.len() >= LONG_GAME {
-        plan(setup, start, &order, &weights, &quick, order.len(), &[])
-    } else {
-        Vec::new()
-    };
-    if locks.len() == order.len() || order.len() < LONG_GAME {
+    let mut locks = Vec::new();
+    if long {
+        let quick = Deadline::after(beam_time.mul_f64(QUICK_SHARE));
+        locks = plan(setup, start, &order, &weights, &quick, order.len(), &[]);
+    }
+    if !long || locks.len() == order.len() {
         locks = plan_game(setup, start, &order, &weights, beam_time, &[]);
     }
     let first = weights;
@@ -890,48 +890,34 @@ const ROUTE_MARGIN: f64 = 1.4;
 /// Units routed to estimate the route cost of a game.
 const ROUTE_SAMPLE: usize = 8;
 
-/// What routing costs on a problem: the time the first few units of a greedy plan took on a
-/// copy of the game.
-struct RouteCost {
-    sample: Duration,
-    units: usize,
-}
-
-impl RouteCost {
-    /// Routes the first units of a greedy plan of the default weights.
-    fn measure(setup: &Setup, seed: u32, phrases: &PhraseSet) -> RouteCost {
-        let mut game = Game::new(setup, seed);
-        let order = game.order().to_vec();
-        let sample = &order[..order.len().min(ROUTE_SAMPLE)];
-        let locks = plan(
-            setup,
-            &setup.start,
-            sample,
-            &Weights::default(),
-            &Deadline::after(Duration::ZERO),
-            sample.len(),
-            &[],
-        );
-        let started = Instant::now();
-        let mut scribe = Scribe::new(phrases);
-        scribe.use_dp = true;
-        for (k, &lock) in locks.iter().enumerate() {
-            if game.is_over() {
-                break;
-            }
-            scribe.route(&mut game, lock, locks.get(k + 1).copied(), true);
+/// An estimate of the time the routes of a whole game take: the first few units of a greedy
+/// plan routed on a copy of the game, scaled to the game's length. The first units fall the
+/// furthest, so this errs high.
+fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
+    let mut game = Game::new(setup, seed);
+    let order = game.order().to_vec();
+    let sample = &order[..order.len().min(ROUTE_SAMPLE)];
+    let locks = plan(
+        setup,
+        &setup.start,
+        sample,
+        &Weights::default(),
+        &Deadline::after(Duration::ZERO),
+        sample.len(),
+        &[],
+    );
+    let started = Instant::now();
+    let mut scribe = Scribe::new(phrases);
+    scribe.use_dp = true;
+    for (k, &lock) in locks.iter().enumerate() {
+        if game.is_over() {
+            break;
         }
-        RouteCost {
-            sample: started.elapsed(),
-            units: locks.len().max(1),
-        }
+        scribe.route(&mut game, lock, locks.get(k + 1).copied(), true);
     }
-
-    /// The routes of a game of `units` units, scaled by units: with the default weights the
-    /// first units fall the furthest, so this errs high.
-    fn game(&self, units: usize) -> Duration {
-        self.sample.mul_f64(units as f64 / self.units as f64)
-    }
+    started
+        .elapsed()
+        .mul_f64(order.len() as f64 / locks.len().max(1) as f64)
 }
 
 /// Which chains of long phrases (`chain.rs`) open attempt `k`, as a mask over them (longest

@@ -714,8 +714,11 @@ pub fn solve_variant(
         remaining.mul_f64(BEAM_SHARE)
     };
     // Where only a few games fit, and band plans promise more, they are all band plans.
-    if few_games && bands_promise_more(setup, seed, &mut rng) {
-        return solve_bands(setup, seed, phrases, deadline, variant, routes, &mut rng);
+    if few_games {
+        if let Some(band) = bands_promise_more(setup, seed, &mut rng) {
+            let first = (band, routes);
+            return solve_bands(setup, seed, phrases, deadline, variant, first, &mut rng);
+        }
     }
     let mut attempts = variant;
     let mut weights = attempt_weights(setup, attempts, &mut rng);
@@ -795,12 +798,12 @@ pub fn solve_variant(
     best
 }
 
-/// Whether a greedy band plan (`sweep.rs`) promises a tenth more than a greedy plan of the
-/// setup's weights: the move score plus the rows fallen at `POWER_PER_ROW`. Asked only where
+/// A greedy band plan (`sweep.rs`) of the whole game, if it promises a tenth more than a greedy
+/// plan of the setup's weights: the move score plus the rows fallen at `POWER_PER_ROW`. Asked only where
 /// one game's routes take a fifth of the time or more, so that only a few games can be played:
 /// on the small boards, where many are, the beam's games score more than the greedy merit says
 /// (bands promise more on 15, 17, 20, 22 and 23 too).
-fn bands_promise_more(setup: &Setup, seed: u32, rng: &mut Rng) -> bool {
+fn bands_promise_more(setup: &Setup, seed: u32, rng: &mut Rng) -> Option<sweep::Sweep> {
     let game = Game::new(setup, seed);
     let order = game.order();
     let band = sweep::greedy(
@@ -813,21 +816,25 @@ fn bands_promise_more(setup: &Setup, seed: u32, rng: &mut Rng) -> bool {
     let now = Deadline::after(Duration::ZERO);
     let weights = Weights::for_setup(setup);
     let locks = plan(setup, &setup.start, order, &weights, &now, order.len(), &[]);
-    band.merit as f64 > 1.1 * sweep::merit(setup, &setup.start, order, &locks) as f64
+    let promise = band.merit as f64 > 1.1 * sweep::merit(setup, &setup.start, order, &locks) as f64;
+    promise.then_some(band)
 }
 
 /// [`solve_variant`] with band plans: each game the best of the greedy band plans made while
-/// the time left holds its routes (`routes`, estimated for the first game, measured after), then
-/// routed; again while a whole game fits in the time left.
+/// the time left holds its routes, then routed; again while a whole game fits in the time left.
+/// `first`: the band plan that promised more, one of the first game's plans when that game opens
+/// without chains, and the estimated route time of a game (measured after the first).
 fn solve_bands(
     setup: &Setup,
     seed: u32,
     phrases: &PhraseSet,
     deadline: &Deadline,
     variant: u32,
-    routes: Duration,
+    first: (sweep::Sweep, Duration),
     rng: &mut Rng,
 ) -> Played {
+    let (band, routes) = first;
+    let mut band = Some(band);
     let mut best: Option<Played> = None;
     let mut attempts = variant;
     let mut route_time = routes.mul_f64(BAND_ROUTE_MARGIN);
@@ -838,7 +845,12 @@ fn solve_bands(
             .remaining()
             .saturating_sub(route_time)
             .max(deadline.remaining().mul_f64(0.1));
-        let plan = sweep::best_band(
+        let first = match band.take() {
+            Some(plan) if opening.game.locked() == 0 => plan,
+            _ => sweep::Sweep::default(),
+        };
+        let plan = sweep::best_band_after(
+            first,
             setup,
             opening.game.board(),
             &order,
@@ -1108,7 +1120,7 @@ mod tests {
             let mut rng = Rng::new(1);
             let seed = setup.problem.source_seeds[0];
             assert_eq!(
-                bands_promise_more(&setup, seed, &mut rng),
+                bands_promise_more(&setup, seed, &mut rng).is_some(),
                 expected,
                 "problem {id}"
             );

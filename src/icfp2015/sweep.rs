@@ -120,17 +120,28 @@ pub fn best_band(
     deadline: &Deadline,
     rng: &mut Rng,
 ) -> Sweep {
-    let mut best = Sweep::default();
-    loop {
+    best_band_after(Sweep::default(), setup, start, order, deadline, rng)
+}
+
+/// [`best_band`] with `first`, a band plan of the same units from the same board, among the
+/// plans (none more is made if the deadline has passed).
+pub fn best_band_after(
+    first: Sweep,
+    setup: &Setup,
+    start: &Board,
+    order: &[u32],
+    deadline: &Deadline,
+    rng: &mut Rng,
+) -> Sweep {
+    let mut best = first;
+    while best.locks.is_empty() || !deadline.expired() {
         let weights = band_weights(setup, 3.0 + 2.0 * rng.f64());
         let plan = greedy(setup, start, order, &weights, rng);
         if plan.merit > best.merit || best.locks.is_empty() {
             best = plan;
         }
-        if deadline.expired() {
-            return best;
-        }
     }
+    best
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
-//! What every solver shares: memory arenas, bitboards, RNG, deadlines, CPU features, counters.
-//! Nothing here knows about any particular problem.
+//! What every solver shares, knowing no particular problem: memory arenas, bitboards, budgets,
+//! RNG, deadlines, CPU features, counters, and the command line's parsers and errors.
 
 pub mod arena;
 pub mod bitboard;
+pub mod budget;
 pub mod cli;
 pub mod counters;
 pub mod cpu;

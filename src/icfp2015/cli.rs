@@ -32,11 +32,11 @@ pub enum Icfp2015Command {
     Play(PlayArgs),
     /// Solve all 25 qualifier problems (bundled) and compare with the leaderboard.
     Bench {
-        /// Seconds per problem (shared by its seeds).
-        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        /// Seconds per problem (shared by its seeds), 0 to 1000000.
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = crate::core::cli::parse_seconds)]
         per_problem: f64,
-        /// Threads (default: all cores).
-        #[arg(short = 'c', long = "cores")]
+        /// Threads, 1 to 1024, capped at the cores available [default: all cores].
+        #[arg(short = 'c', long = "cores", value_parser = crate::core::cli::parse_threads)]
         cores: Option<usize>,
         /// Only these problem ids (comma-separated; default all 25).
         #[arg(long, value_name = "IDS", value_delimiter = ',')]
@@ -81,15 +81,17 @@ pub struct PlayArgs {
     /// Problem file (JSON); repeatable.
     #[arg(short = 'f', long = "file", value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
-    /// Total time for all problems, in seconds (the answer is printed within it).
-    #[arg(short = 't', long = "time", value_name = "SECONDS")]
+    /// Total time for all problems, in seconds from 0 to 1000000 (the answer is printed within
+    /// it; 0 plays the quickest legal answer at once) [default: 3600].
+    #[arg(short = 't', long = "time", value_name = "SECONDS", allow_negative_numbers = true,
+        value_parser = crate::core::cli::parse_seconds)]
     pub time: Option<f64>,
-    /// Memory limit in megabytes: fewer threads run when -c of them would not fit (a search
-    /// peaks at 28 MB on the qualifier problems).
-    #[arg(short = 'm', long = "memory", value_name = "MEGABYTES")]
+    /// Memory limit in megabytes (1 to 1048576): fewer threads run when -c of them would not fit
+    /// (a search peaks at 28 MB on the qualifier problems).
+    #[arg(short = 'm', long = "memory", value_name = "MEGABYTES", value_parser = crate::core::cli::parse_megabytes)]
     pub memory: Option<u64>,
-    /// Threads to play seeds on (default 1).
-    #[arg(short = 'c', long = "cores", value_name = "CORES")]
+    /// Threads to play seeds on, 1 to 1024, capped at the cores this process may use [default: 1].
+    #[arg(short = 'c', long = "cores", value_name = "CORES", value_parser = crate::core::cli::parse_threads)]
     pub cores: Option<usize>,
     #[command(flatten)]
     pub phrases: PhraseArgs,
@@ -148,8 +150,9 @@ pub fn run_with(
             Weights::from_env().map_err(CliError::input)?;
             let phrases = phrase_set(&args.phrases)?;
             let setups = load_problems(&args.files)?;
-            let time = Duration::from_secs_f64(args.time.unwrap_or(3600.0).max(0.0));
-            let threads = super::play::threads_within(args.cores.unwrap_or(1), args.memory);
+            let time = Duration::from_secs_f64(args.time.unwrap_or(3600.0));
+            let cores = crate::core::cli::threads_available(args.cores.unwrap_or(1));
+            let threads = super::play::threads_within(cores, args.memory);
             let played = super::play::play_all(&setups, &phrases, time, threads);
             writeln!(out, "{}", Solution::to_json(&played)).map_err(CliError::output)
         }
@@ -159,9 +162,8 @@ pub fn run_with(
             only,
         } => {
             Weights::from_env().map_err(CliError::input)?;
-            let cores = cores
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            let per_problem = Duration::from_secs_f64(per_problem.max(0.0));
+            let cores = crate::core::cli::threads_available(cores.unwrap_or(usize::MAX));
+            let per_problem = Duration::from_secs_f64(per_problem);
             super::play::bench(per_problem, cores, &only, out).map_err(CliError::output)
         }
         Icfp2015Command::Show {

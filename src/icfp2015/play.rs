@@ -1,14 +1,15 @@
 //! Playing many games at once for `podium icfp2015 play` and `bench`: (problem, seed) jobs
 //! shared by threads under one time budget, and the comparison with the qualifying leaderboard.
 
-use super::game::Setup;
+use super::commands::Command;
+use super::game::{evaluate, Game, Outcome, Setup};
 use super::phrases::PhraseSet;
 use super::problem::{Problem, Solution};
 use super::solver::{solve, solve_variant};
 use crate::core::timer::Deadline;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Tag of every solution: the solver and its version; the score is appended.
@@ -57,65 +58,172 @@ pub fn threads_within(cores: usize, megabytes: Option<u64>) -> usize {
     cores.clamp(1, fit)
 }
 
-/// Solves every seed of every problem on `cores` threads within `time` in all; each solution
-/// has been re-scored by the evaluator, and its tag says the solver and the score.
+/// Share of `-t` the searches plan for; share after which the jobs still running (a search may
+/// overrun its deadline by its last route) are answered by [`drop_answer`] instead; share by
+/// which those answers are written. The rest is for re-scoring and printing.
+const SEARCH_SHARE: f64 = 0.90;
+const WATCHDOG_SHARE: f64 = 0.97;
+const FALLBACK_SHARE: f64 = 0.99;
+/// The least time the quickest answers get in all, so `-t 0` still drops every unit (within
+/// the judge's tolerance of 1 s).
+const FALLBACK_FLOOR: Duration = Duration::from_millis(50);
+
+/// Solves every seed of every problem on `cores` threads and returns within `time`, whatever
+/// the problem's size: each solution has been re-scored by the evaluator, and its tag says the
+/// solver and the score. Jobs that have not finished (or not started) by the watchdog's share of
+/// `time` get the quickest legal answer instead; their threads are left to end with the process.
 pub fn play_all(
     setups: &[Setup],
     phrases: &PhraseSet,
     time: Duration,
     cores: usize,
 ) -> Vec<Solution> {
-    let jobs: Vec<(usize, u32)> = setups
-        .iter()
-        .enumerate()
-        .flat_map(|(i, s)| s.problem.source_seeds.iter().map(move |&seed| (i, seed)))
-        .collect();
+    let started = Instant::now();
+    let jobs: Arc<Vec<(usize, u32)>> = Arc::new(
+        setups
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| s.problem.source_seeds.iter().map(move |&seed| (i, seed)))
+            .collect(),
+    );
     // Cores beyond one per job run more searches of the same job side by side (each from
     // other weights), and the best game is kept.
     let per_job = (cores / jobs.len().max(1)).max(1);
     let cores = cores.clamp(1, jobs.len().max(1));
-    // Each job gets an equal share of the threads' time, with a margin for printing.
-    let share = time.mul_f64(0.9 * cores as f64 / jobs.len().max(1) as f64);
-    let next = AtomicUsize::new(0);
-    let results: Vec<Mutex<Option<Solution>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..cores {
-            scope.spawn(|| loop {
-                let j = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(i, seed)) = jobs.get(j) else { break };
-                let setup = &setups[i];
-                let deadline = Deadline::after(share);
-                let played = if per_job == 1 {
-                    solve(setup, seed, phrases, &deadline)
-                } else {
-                    std::thread::scope(|inner| {
-                        let searches: Vec<_> = (0..per_job as u32)
-                            .map(|v| {
-                                let deadline = &deadline;
-                                inner
-                                    .spawn(move || solve_variant(setup, seed, phrases, deadline, v))
-                            })
-                            .collect();
-                        searches
-                            .into_iter()
-                            .map(|s| s.join().expect("a search thread panicked"))
-                            .max_by_key(|p| p.score)
-                            .expect("at least one search")
-                    })
-                };
-                *results[j].lock().unwrap() = Some(Solution {
-                    problem_id: setup.problem.id,
-                    seed: seed as u64,
-                    tag: Some(format!("{SOLVER_TAG} score {}", played.score)),
-                    solution: played.commands,
-                });
-            });
-        }
+    let searching = time.mul_f64(SEARCH_SHARE);
+    let watchdog = time.mul_f64(WATCHDOG_SHARE);
+    let shared = Arc::new((setups.to_vec(), phrases.clone()));
+    // The costliest jobs start first (routes grow with units x rows x columns), so the last
+    // jobs handed out are short ones and no long job starts with little time left.
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&j| {
+        let p = &setups[jobs[j].0].problem;
+        std::cmp::Reverse(p.source_length as u64 * p.height as u64 * p.width as u64)
     });
-    results
-        .into_iter()
-        .filter_map(|r| r.into_inner().unwrap())
+    let order = Arc::new(order);
+    let next = Arc::new(AtomicUsize::new(0));
+    let results: Arc<Vec<Mutex<Option<Solution>>>> =
+        Arc::new(jobs.iter().map(|_| Mutex::new(None)).collect());
+    let (done, finished) = mpsc::channel::<()>();
+    for _ in 0..cores {
+        let (jobs, order, shared, next, results, done) = (
+            Arc::clone(&jobs),
+            Arc::clone(&order),
+            Arc::clone(&shared),
+            Arc::clone(&next),
+            Arc::clone(&results),
+            done.clone(),
+        );
+        std::thread::spawn(move || {
+            let (setups, phrases) = &*shared;
+            loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&j) = order.get(k) else { break };
+                let (i, seed) = jobs[j];
+                let left = searching.saturating_sub(started.elapsed());
+                if left.is_zero() {
+                    break;
+                }
+                // An equal share of the time left among the jobs left, so a job that overran
+                // its share takes time from the later ones instead of leaving them none.
+                let jobs_left = (jobs.len() - k) as f64;
+                let share = left.mul_f64((cores as f64 / jobs_left).min(1.0));
+                let deadline = Deadline::after(share);
+                let played = play_job(&setups[i], seed, phrases, &deadline, per_job);
+                *results[j].lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some(solution(&setups[i], seed, played.score, played.commands));
+                // The receiver may be gone at the watchdog: nothing then waits for this job.
+                let _ = done.send(());
+            }
+        });
+    }
+    drop(done);
+    let mut answered = 0;
+    while answered < jobs.len() {
+        let left = watchdog.saturating_sub(started.elapsed());
+        match finished.recv_timeout(left) {
+            Ok(()) => answered += 1,
+            Err(_) => break,
+        }
+    }
+    // Jobs without an answer yet: the quickest legal one, all written by the fallback share.
+    let fallback = Deadline::after(
+        time.mul_f64(FALLBACK_SHARE)
+            .saturating_sub(started.elapsed())
+            .max(FALLBACK_FLOOR),
+    );
+    jobs.iter()
+        .enumerate()
+        .map(|(j, &(i, seed))| {
+            let done = results[j].lock().unwrap_or_else(|e| e.into_inner()).take();
+            done.unwrap_or_else(|| {
+                let setup = &setups[i];
+                let text = drop_answer(setup, seed, &fallback);
+                let score = evaluate(setup, u64::from(seed), &text, phrases)
+                    .ok()
+                    .filter(|e| e.error.is_none())
+                    .map_or(0, |e| e.score);
+                solution(setup, seed, score, text)
+            })
+        })
         .collect()
+}
+
+/// One job's search: one thread, or `per_job` searches side by side, the best game kept.
+fn play_job(
+    setup: &Setup,
+    seed: u32,
+    phrases: &PhraseSet,
+    deadline: &Deadline,
+    per_job: usize,
+) -> super::solver::Played {
+    if per_job == 1 {
+        return solve(setup, seed, phrases, deadline);
+    }
+    std::thread::scope(|inner| {
+        let searches: Vec<_> = (0..per_job as u32)
+            .map(|v| inner.spawn(move || solve_variant(setup, seed, phrases, deadline, v)))
+            .collect();
+        searches
+            .into_iter()
+            .filter_map(|s| s.join().ok())
+            .max_by_key(|p| p.score)
+            .expect("at least one search")
+    })
+}
+
+fn solution(setup: &Setup, seed: u32, score: u64, commands: String) -> Solution {
+    Solution {
+        problem_id: setup.problem.id,
+        seed: u64::from(seed),
+        tag: Some(format!("{SOLVER_TAG} score {score}")),
+        solution: commands,
+    }
+}
+
+/// The quickest legal answer: every unit falls straight down (SW and SE in turn, which never
+/// brings it back to a position it had) until it locks, written until the game ends or
+/// `deadline`; a prefix of a legal answer is legal, so stopping anywhere is safe.
+pub fn drop_answer(setup: &Setup, seed: u32, deadline: &Deadline) -> String {
+    let mut game = Game::new(setup, seed);
+    let mut text = String::new();
+    let mut command = Command::SW;
+    while !game.is_over() {
+        if text.len().is_multiple_of(4096) && deadline.expired() {
+            break;
+        }
+        if game.step(command) == Outcome::Repeated {
+            // Cannot happen for downward moves; stop before the error would be written.
+            break;
+        }
+        text.push(command.char());
+        command = if command == Command::SW {
+            Command::SE
+        } else {
+            Command::SW
+        };
+    }
+    text
 }
 
 /// One leaderboard row: best, Unagi's and Frictionless Bananas' score for a problem.

@@ -16,6 +16,10 @@ pub const MAX_SOURCE_LENGTH: usize = 1_000_000;
 pub const MAX_PIVOT: i64 = 1_000_000;
 /// Most units accepted.
 pub const MAX_UNITS: usize = 65_536;
+/// Farthest a unit's pivot may lie from its members, in hex steps, beyond the board's width plus
+/// height: a rotation about a pivot that far puts every member off the board, and the shapes
+/// and reach tables grow with the distance (a pivot at (10^4, 10^4) asked for 7.8 GB).
+pub const PIVOT_SLACK: i64 = 64;
 
 /// A unit as the problem gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,6 +192,13 @@ fn board_cells(
     Ok(cells)
 }
 
+/// Hex steps between two cells.
+fn hex_distance(a: Cell, b: Cell) -> i64 {
+    let d = super::hex::to_cube(a, b);
+    let (x, z) = (i64::from(d.x), i64::from(d.z));
+    (x.abs() + z.abs() + (x + z).abs()) / 2
+}
+
 impl Problem {
     /// Parses and validates a problem; `source` (a file name) only labels errors.
     pub fn parse(bytes: &[u8], source: &str) -> Result<Problem, ProblemError> {
@@ -244,6 +255,18 @@ impl Problem {
                 return Err(format!("{at}.members: empty, a unit needs a cell"));
             }
             let pivot = cell(field(u, &at, "pivot")?, &join(&at, "pivot"), MAX_PIVOT)?;
+            let reach = (width + height) as i64 + PIVOT_SLACK;
+            let far = members
+                .iter()
+                .map(|&m| hex_distance(m, pivot))
+                .max()
+                .unwrap_or(0);
+            if far > reach {
+                return Err(format!(
+                    "{at}.pivot: ({}, {}) lies {far} cells from a member; at most width + height + {PIVOT_SLACK} = {reach} are supported",
+                    pivot.x, pivot.y
+                ));
+            }
             units.push(UnitSpec { members, pivot });
         }
         Ok(Problem {
@@ -366,6 +389,25 @@ mod tests {
         Problem::parse(text.as_bytes(), "p.json")
             .unwrap_err()
             .to_string()
+    }
+
+    #[test]
+    fn a_pivot_far_from_its_members_is_refused_with_the_limit() {
+        let text = |px: i64, py: i64| {
+            format!(
+                r#"{{"id":1,"width":10,"height":10,"filled":[],"sourceLength":5,"sourceSeeds":[0],
+                "units":[{{"members":[{{"x":0,"y":0}}],"pivot":{{"x":{px},"y":{py}}}}}]}}"#
+            )
+        };
+        let e = Problem::parse(text(10_000, 10_000).as_bytes(), "p.json").unwrap_err();
+        assert!(
+            e.to_string().contains("at most width + height + 64 = 84"),
+            "{e}"
+        );
+        assert!(Problem::parse(text(-30, 40).as_bytes(), "p.json").is_ok());
+        assert_eq!(hex_distance(Cell::new(0, 0), Cell::new(3, 0)), 3);
+        assert_eq!(hex_distance(Cell::new(0, 0), Cell::new(0, 2)), 2);
+        assert_eq!(hex_distance(Cell::new(0, 0), Cell::new(1, 2)), 2);
     }
 
     #[test]

@@ -754,7 +754,8 @@ pub fn solve_variant(
     let mut tries = 0;
     while locks.len() < order.len() {
         let left = scouting.saturating_duration_since(Instant::now());
-        if left < beam_time.mul_f64(0.1) {
+        // `<=`: with no time at all (`-t 0`) both sides are zero, and no plan is tried.
+        if left <= beam_time.mul_f64(0.1) {
             break;
         }
         tries += 1;
@@ -780,7 +781,7 @@ pub fn solve_variant(
     loop {
         // Another attempt needs its routes' time and some beam time on top.
         let spare = deadline.remaining().saturating_sub(route_time.mul_f64(1.3));
-        if spare < beam_time.mul_f64(0.2) {
+        if spare <= beam_time.mul_f64(0.2) {
             break;
         }
         attempts += 1;

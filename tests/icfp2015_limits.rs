@@ -1,0 +1,154 @@
+//! `play_icfp2015` under hostile limits and sizes: any `-t` answers on time (0 included), bad
+//! values are one line and exit 2, and huge problems still print a legal, re-scored answer.
+
+use podium::icfp2015::game::{evaluate, Setup};
+use podium::icfp2015::phrases::PhraseSet;
+use podium::icfp2015::problem::Problem;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn problem(i: usize) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("data/icfp2015/problems/problem_{i}.json"))
+}
+
+fn write(name: &str, value: &Value) -> PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("icfp2015-limits-{name}.json"));
+    std::fs::write(&path, value.to_string()).expect("write a problem");
+    path
+}
+
+fn play(args: &[&str]) -> (Output, Duration) {
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_play_icfp2015"))
+        .args(args)
+        .output()
+        .expect("run play_icfp2015");
+    (out, started.elapsed())
+}
+
+/// Every printed solution is legal and scores what its tag says when the evaluator replays it
+/// with the known phrases (the run's set); how many there are.
+fn check_answers(file: &Path, out: &Output) -> usize {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let problem = Problem::parse(&std::fs::read(file).unwrap(), "problem").expect("parses");
+    let setup = Setup::new(problem);
+    let phrases = PhraseSet::known();
+    let parsed: Value = serde_json::from_slice(&out.stdout).expect("the answer is JSON");
+    let solutions = parsed.as_array().expect("an array");
+    for s in solutions {
+        let text = s["solution"].as_str().expect("a command string");
+        let seed = s["seed"].as_u64().expect("a seed");
+        let tag = s["tag"].as_str().expect("a tag");
+        let scored = evaluate(&setup, seed, text, &phrases).expect("the seed is the problem's");
+        assert!(scored.error.is_none(), "seed {seed}: {:?}", scored.error);
+        assert!(
+            tag.ends_with(&format!(" {}", scored.score)),
+            "{tag} vs {}",
+            scored.score
+        );
+    }
+    solutions.len()
+}
+
+fn small_units() -> Value {
+    serde_json::json!([
+        {"members": [{"x": 0, "y": 0}, {"x": 1, "y": 0}], "pivot": {"x": 0, "y": 0}},
+        {"members": [{"x": 0, "y": 0}], "pivot": {"x": 0, "y": 0}},
+        {"members": [{"x": 0, "y": 0}, {"x": 0, "y": 1}, {"x": 1, "y": 1}], "pivot": {"x": 0, "y": 1}}
+    ])
+}
+
+#[test]
+fn zero_time_answers_at_once_with_a_legal_game() {
+    let file = problem(1);
+    let (out, took) = play(&["-f", file.to_str().unwrap(), "-t", "0"]);
+    assert_eq!(check_answers(&file, &out), 1);
+    assert!(took < Duration::from_secs(5), "-t 0 took {took:?}");
+    let parsed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        !parsed[0]["solution"].as_str().unwrap().is_empty(),
+        "-t 0 still drops the units"
+    );
+}
+
+#[test]
+fn nan_negative_infinite_and_absurd_values_are_one_line_and_exit_2() {
+    let file = problem(6);
+    let file = file.to_str().unwrap();
+    for args in [
+        ["-t", "nan"],
+        ["-t", "-1"],
+        ["-t", "inf"],
+        ["-t", "1e300"],
+        ["-c", "100000"],
+        ["-c", "0"],
+        ["-m", "0"],
+        ["-m", "99999999999"],
+    ] {
+        let (out, took) = play(&["-f", file, args[0], args[1]]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with("error: invalid value"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty());
+        assert!(took < Duration::from_secs(5));
+    }
+}
+
+#[test]
+fn more_cores_than_the_machine_has_are_capped() {
+    let file = problem(0);
+    let (out, took) = play(&["-f", file.to_str().unwrap(), "-t", "1", "-c", "1024"]);
+    assert!(check_answers(&file, &out) >= 1);
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+}
+
+#[test]
+fn a_far_pivot_is_refused_with_its_limit() {
+    let mut value: Value =
+        serde_json::from_slice(&std::fs::read(problem(6)).unwrap()).expect("problem 6");
+    value["units"] = serde_json::json!([
+        {"members": [{"x": 0, "y": 0}], "pivot": {"x": 10000, "y": 10000}}
+    ]);
+    let file = write("far-pivot", &value);
+    let (out, took) = play(&["-f", file.to_str().unwrap(), "-t", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("units[0].pivot"), "{stderr}");
+    assert!(stderr.contains("at most"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(took < Duration::from_secs(5));
+}
+
+#[test]
+fn twenty_thousand_seeds_answer_within_the_time() {
+    let value = serde_json::json!({
+        "id": 2, "width": 10, "height": 10, "filled": [], "sourceLength": 50,
+        "sourceSeeds": (0..20_000).collect::<Vec<u32>>(), "units": small_units()
+    });
+    let file = write("seeds", &value);
+    let (out, took) = play(&["-f", file.to_str().unwrap(), "-t", "2", "-c", "2"]);
+    assert_eq!(check_answers(&file, &out), 20_000);
+    // -t 2 plus the judge's 1 s tolerance, and generous slack for a loaded test machine.
+    assert!(took < Duration::from_secs(8), "took {took:?}");
+}
+
+#[test]
+fn the_largest_legal_board_answers_within_the_time() {
+    let value = serde_json::json!({
+        "id": 1, "width": 128, "height": 10000, "filled": [], "sourceLength": 1_000_000,
+        "sourceSeeds": [0], "units": small_units()
+    });
+    let file = write("largest", &value);
+    let (out, took) = play(&["-f", file.to_str().unwrap(), "-t", "3"]);
+    assert_eq!(check_answers(&file, &out), 1);
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+}

@@ -2,7 +2,9 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use podium::cephalopod::{self, cases, KernelChoice, Problem};
+use podium::core::cli::{finish, CliError, EXIT_INVALID};
 use podium::core::counters::{peak_rss_bytes, CounterReport, CounterSet};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -64,15 +66,15 @@ enum Command {
         #[arg(long)]
         filter: Option<String>,
         /// ICFP 2015: seconds per problem.
-        #[arg(long, default_value_t = 0.5)]
+        #[arg(long, default_value_t = 0.5, allow_negative_numbers = true, value_parser = podium::core::cli::parse_seconds)]
         icfp_seconds: f64,
         /// Slider: seconds per instance (the contest's limit is 10; `podium slider bench` runs
         /// the full 9.5).
-        #[arg(long, default_value_t = 0.25)]
+        #[arg(long, default_value_t = 0.25, allow_negative_numbers = true, value_parser = podium::core::cli::parse_seconds)]
         slider_seconds: f64,
         /// Runs per case; the table shows the median time.
-        #[arg(long, default_value_t = 3)]
-        runs: usize,
+        #[arg(long, default_value_t = 3, value_parser = |t: &str| podium::core::cli::parse_bounded(t, "runs", 1, 1000))]
+        runs: u64,
         #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
         kernel: KernelArg,
     },
@@ -137,30 +139,6 @@ impl From<KernelArg> for KernelChoice {
     }
 }
 
-/// A failure to report on one line; `code` is the exit status (2 = bad input).
-struct Failure {
-    message: String,
-    code: u8,
-}
-
-impl From<podium::core::cli::CliError> for Failure {
-    fn from(e: podium::core::cli::CliError) -> Failure {
-        Failure {
-            message: e.message,
-            code: e.code,
-        }
-    }
-}
-
-impl Failure {
-    fn input(message: impl ToString) -> Failure {
-        Failure {
-            message: message.to_string(),
-            code: 2,
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -181,20 +159,16 @@ fn main() -> ExitCode {
             &problem,
             filter.as_deref(),
             [icfp_seconds, slider_seconds],
-            runs.max(1),
+            runs as usize,
             kernel.into(),
         ),
-        Command::Tetromino { command } => {
-            podium::tetromino::cli::run(command).map_err(Failure::from)
-        }
-        Command::Slider { command } => podium::slider::cli::run(command).map_err(Failure::from),
-        Command::Bananagrams { command } => {
-            podium::bananagrams::cli::run(command).map_err(Failure::from)
-        }
-        Command::Icfp2015 { command } => podium::icfp2015::cli::run(command).map_err(Failure::from),
+        Command::Tetromino { command } => podium::tetromino::cli::run(command),
+        Command::Slider { command } => podium::slider::cli::run(command),
+        Command::Bananagrams { command } => podium::bananagrams::cli::run(command),
+        Command::Icfp2015 { command } => podium::icfp2015::cli::run(command),
         Command::Bundle { problem, out } => podium::bundle::write(&problem, out.as_deref())
             .map(|_| ())
-            .map_err(Failure::input),
+            .map_err(CliError::input),
         Command::Verify {
             problem: VerifyCommand::Cephalopod { file, answer },
         } => verify_cephalopod(file, answer),
@@ -209,30 +183,23 @@ fn main() -> ExitCode {
             grid,
             letters,
             dict,
-        })
-        .map_err(Failure::from),
+        }),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(f) => {
-            eprintln!("podium: {}", f.message);
-            ExitCode::from(f.code)
-        }
-    }
+    finish("podium", result)
 }
 
-fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, Failure> {
+fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {
     use std::io::Read;
     let mut bytes = Vec::new();
     match file {
         Some(path) => {
             bytes = std::fs::read(path)
-                .map_err(|e| Failure::input(format!("cannot read {}: {e}", path.display())))?
+                .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?
         }
         None => {
             std::io::stdin()
                 .read_to_end(&mut bytes)
-                .map_err(|e| Failure::input(format!("cannot read stdin: {e}")))?;
+                .map_err(|e| CliError::input(format!("cannot read stdin: {e}")))?;
         }
     }
     Ok(bytes)
@@ -243,8 +210,9 @@ fn run_cephalopod(
     stats: bool,
     prefault: bool,
     choice: KernelChoice,
-) -> Result<(), Failure> {
-    let kernel = cephalopod::select(choice).map_err(Failure::input)?;
+) -> Result<(), CliError> {
+    let mut out = std::io::stdout();
+    let kernel = cephalopod::select(choice).map_err(CliError::input)?;
     let clock = Instant::now();
     let arena = cephalopod::memory::arena();
     let mut buffers = cephalopod::memory::buffers(&arena);
@@ -252,7 +220,7 @@ fn run_cephalopod(
         cephalopod::memory::prefault_for(&mut buffers, cephalopod::engine::PREFAULT_STATES);
     }
     let reserved = clock.elapsed();
-    let problem = Problem::parse(&read_input(file.as_ref())?).map_err(Failure::input)?;
+    let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
     let read = clock.elapsed();
     let mut layers = Vec::new();
     let mut engine = cephalopod::Engine::new(buffers);
@@ -266,7 +234,7 @@ fn run_cephalopod(
         stats.then_some(&mut layers),
     );
     let solved = clock.elapsed();
-    println!("{answer}");
+    writeln!(out, "{answer}")?;
     if let Some(counters) = counters {
         print_cephalopod_stats(
             kernel,
@@ -324,14 +292,19 @@ fn print_cephalopod_stats(
 }
 
 /// The contest server's 28 recorded signatures, each solved and verified; false on a failure.
-fn run_tetromino_bench() -> bool {
+fn run_tetromino_bench() -> Result<bool, CliError> {
+    let mut out = std::io::stdout();
     use podium::tetromino::{solve, verify, Options, Outcome, Signature};
     const SERVER: &str = include_str!("../data/tetromino/server_signatures.txt");
-    println!("tetromino (the contest server's 28 signatures; solved and verified)");
-    println!(
+    writeln!(
+        out,
+        "tetromino (the contest server's 28 signatures; solved and verified)"
+    )?;
+    writeln!(
+        out,
         "{:>4} {:<40} {:>8} {:>10}",
         "N", "signature", "result", "ms"
-    );
+    )?;
     let (mut all_ok, mut total) = (true, Duration::ZERO);
     for line in SERVER
         .lines()
@@ -349,14 +322,15 @@ fn run_tetromino_bench() -> bool {
         let ok = matches!(&outcome, Outcome::Solved(p) if verify(size, &signature, p).is_ok());
         all_ok &= ok;
         let shown: String = text.chars().take(40).collect();
-        println!(
+        writeln!(
+            out,
             "{size:>4} {shown:<40} {:>8} {:>10.3}",
             if ok { "ok" } else { "FAIL" },
             time.as_secs_f64() * 1e3
-        );
+        )?;
     }
-    println!("total {:.3} ms", total.as_secs_f64() * 1e3);
-    all_ok
+    writeln!(out, "total {:.3} ms", total.as_secs_f64() * 1e3)?;
+    Ok(all_ok)
 }
 
 /// The main job: every solver on its bundled data.
@@ -366,51 +340,48 @@ fn run_benches(
     [icfp_seconds, slider_seconds]: [f64; 2],
     runs: usize,
     kernel: KernelChoice,
-) -> Result<(), Failure> {
+) -> Result<(), CliError> {
+    let mut out = std::io::stdout();
     let wanted = |p: BenchProblem| problems.is_empty() || problems.contains(&p);
     let mut result = Ok(());
     if wanted(BenchProblem::Cephalopod) {
         result = run_bench(filter, runs, kernel);
     }
     if wanted(BenchProblem::Icfp2015) {
-        println!();
+        writeln!(out)?;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let budget = Duration::from_secs_f64(icfp_seconds.max(0.0));
-        podium::icfp2015::play::bench(budget, cores, &[], &mut std::io::stdout().lock()).map_err(
-            |e| Failure {
-                message: format!("cannot write the table: {e}"),
-                code: 1,
-            },
-        )?;
+        let budget = Duration::from_secs_f64(icfp_seconds);
+        podium::icfp2015::play::bench(budget, cores, &[], &mut out)?;
     }
     if wanted(BenchProblem::Tetromino) {
-        println!();
-        if !run_tetromino_bench() {
-            result = Err(Failure {
-                message: "tetromino: a server signature failed".into(),
-                code: 1,
-            });
+        writeln!(out)?;
+        if !run_tetromino_bench()? {
+            result = Err(CliError::new(
+                EXIT_INVALID,
+                "tetromino: a server signature failed",
+            ));
         }
     }
     if wanted(BenchProblem::Slider) {
-        println!();
+        writeln!(out)?;
         let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
         let bench = podium::slider::cli::SliderCommand::Bench {
             time: slider_seconds,
             jobs,
             seeds: Vec::new(),
         };
-        podium::slider::cli::run(bench).map_err(Failure::from)?;
+        podium::slider::cli::run(bench)?;
     }
     if wanted(BenchProblem::Bananagrams) {
-        println!();
+        writeln!(out)?;
         let lexicon = podium::bananagrams::dict::Lexicon::enable();
-        println!("bananagrams: random hands through the hand solver");
-        print!(
+        writeln!(out, "bananagrams: random hands through the hand solver")?;
+        write!(
+            out,
             "{}",
             podium::bananagrams::cli::hands(&lexicon, 1000, 21, 1, 1.0, false)
-        );
-        println!();
+        )?;
+        writeln!(out)?;
         let games = podium::bananagrams::games_bench::GamesArgs {
             games: 1000,
             players: vec!["Podium".into(), "TwoLetterStranding".into()],
@@ -419,34 +390,42 @@ fn run_benches(
             dict: None,
             quiet: true,
         };
-        print!(
-            "{}",
-            podium::bananagrams::games_bench::bench(&games).map_err(Failure::from)?
-        );
+        write!(out, "{}", podium::bananagrams::games_bench::bench(&games)?)?;
     }
     result
 }
 
-fn run_bench(filter: Option<&str>, runs: usize, choice: KernelChoice) -> Result<(), Failure> {
-    let kernel = cephalopod::select(choice).map_err(Failure::input)?;
+fn run_bench(filter: Option<&str>, runs: usize, choice: KernelChoice) -> Result<(), CliError> {
+    let mut out = std::io::stdout();
+    let kernel = cephalopod::select(choice).map_err(CliError::input)?;
+    let all = cases::all();
+    let selected: Vec<_> = all
+        .iter()
+        .filter(|c| filter.is_none_or(|f| c.id.contains(f)))
+        .collect();
+    if selected.is_empty() {
+        return Err(CliError::input(format!(
+            "bench: no cephalopod case id contains '{}'",
+            podium::core::cli::quote(filter.unwrap_or_default())
+        )));
+    }
     let arena = cephalopod::memory::arena();
     let mut buffers = cephalopod::memory::buffers(&arena);
     cephalopod::memory::prefault_for(&mut buffers, cephalopod::engine::PREFAULT_STATES);
     let mut engine = cephalopod::Engine::new(buffers);
-    println!(
+    writeln!(
+        out,
         "cephalopod ({} kernel, median of {runs} runs)",
         kernel.name()
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "{:<14} {:>5} {:>11} {:>11} {:>4} {:>10}",
         "case", "depth", "answer", "expected", "ok", "ms"
-    );
+    )?;
     let mut failures = 0;
     let mut total = Duration::ZERO;
-    for case in cases::all()
-        .iter()
-        .filter(|c| filter.is_none_or(|f| c.id.contains(f)))
-    {
+    for case in selected {
         let mut times = Vec::with_capacity(runs);
         let mut answer = 0;
         for _ in 0..runs {
@@ -460,7 +439,8 @@ fn run_bench(filter: Option<&str>, runs: usize, choice: KernelChoice) -> Result<
         total += median;
         let ok = answer == case.expected;
         failures += usize::from(!ok);
-        println!(
+        writeln!(
+            out,
             "{:<14} {:>5} {:>11} {:>11} {:>4} {:>10.3}",
             case.id,
             case.problem.depth,
@@ -468,38 +448,40 @@ fn run_bench(filter: Option<&str>, runs: usize, choice: KernelChoice) -> Result<
             case.expected,
             if ok { "ok" } else { "FAIL" },
             median.as_secs_f64() * 1e3
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        out,
         "total {:.3} ms (sum of medians, solve only, in-process)",
         total.as_secs_f64() * 1e3
-    );
+    )?;
     if failures > 0 {
-        return Err(Failure {
-            message: format!("cephalopod: {failures} wrong answers"),
-            code: 1,
-        });
+        return Err(CliError::new(
+            EXIT_INVALID,
+            format!("cephalopod: {failures} wrong answers"),
+        ));
     }
     Ok(())
 }
 
-fn verify_cephalopod(file: Option<PathBuf>, answer: Option<u32>) -> Result<(), Failure> {
-    let problem = Problem::parse(&read_input(file.as_ref())?).map_err(Failure::input)?;
+fn verify_cephalopod(file: Option<PathBuf>, answer: Option<u32>) -> Result<(), CliError> {
+    let mut out = std::io::stdout();
+    let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
     let claimed = match answer {
         Some(a) => a,
         None => cephalopod::solve(
             &problem,
-            cephalopod::select(KernelChoice::Auto).map_err(Failure::input)?,
+            cephalopod::select(KernelChoice::Auto).map_err(CliError::input)?,
         ),
     };
     let truth = cephalopod::reference::answer(&problem.board, problem.depth);
     if claimed == truth {
-        println!("ok: {truth}");
+        writeln!(out, "ok: {truth}")?;
         Ok(())
     } else {
-        Err(Failure {
-            message: format!("cephalopod: answer {claimed} is wrong, the rules give {truth}"),
-            code: 1,
-        })
+        Err(CliError::new(
+            EXIT_INVALID,
+            format!("cephalopod: answer {claimed} is wrong, the rules give {truth}"),
+        ))
     }
 }

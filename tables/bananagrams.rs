@@ -46,13 +46,23 @@ pub fn parse_list(text: &[u8]) -> Result<Vec<Vec<u8>>, ListError> {
         if word.is_empty() {
             continue;
         }
-        if let Some(&bad) = word.iter().find(|b| !b.is_ascii_alphabetic()) {
-            let shown = String::from_utf8_lossy(word);
+        if let Some(at) = word.iter().position(|b| !b.is_ascii_alphabetic()) {
+            // The character as written (UTF-8, not one byte read as Latin-1), and at most
+            // `SHOWN` characters of the word, so a hostile line never becomes a huge message.
+            const SHOWN: usize = 24;
+            let bad = String::from_utf8_lossy(&word[at..])
+                .chars()
+                .next()
+                .unwrap_or('?');
+            let text = String::from_utf8_lossy(word);
+            let mut shown: String = text.chars().take(SHOWN).collect();
+            if text.chars().nth(SHOWN).is_some() {
+                shown.push_str("...");
+            }
             return Err(ListError {
                 line,
                 message: format!(
-                    "word {shown:?} has the character {:?}; only letters A-Z are allowed",
-                    bad as char
+                    "word {shown:?} has the character {bad:?}; only letters A-Z are allowed"
                 ),
             });
         }

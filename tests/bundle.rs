@@ -88,3 +88,35 @@ fn fits_the_size_limit() {
 fn uses_only_rust_1_70() {
     common::check_rust_1_70(built());
 }
+
+#[test]
+fn a_closed_pipe_is_quiet_and_a_full_disk_is_exit_1() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let input = "3\n0 0 0\n0 0 0\n0 0 0\n";
+    let run_to = |stdout: Stdio| {
+        let mut child = Command::new(&built().binary)
+            .stdin(Stdio::piped())
+            .stdout(stdout)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run the bundle");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("feed the bundle");
+        child.wait_with_output().expect("the bundle ends")
+    };
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let closed = run_to(Stdio::from(writer));
+    assert_eq!(closed.status.code(), Some(0), "{}", stderr(&closed));
+    assert!(closed.stderr.is_empty(), "{}", stderr(&closed));
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        let full = run_to(Stdio::from(full));
+        assert_eq!(full.status.code(), Some(1), "{}", stderr(&full));
+        assert_eq!(stderr(&full).lines().count(), 1, "{}", stderr(&full));
+    }
+}

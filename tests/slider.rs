@@ -257,3 +257,13 @@ fn the_solver_handles_trivial_boards() {
     // Best: slide left (turn 1), slide down into the hole (turn 2): Z = 8.
     assert_eq!(solved.score, 8);
 }
+
+#[test]
+fn a_huge_bad_token_is_quoted_briefly() {
+    let token = "x".repeat(2_000_000);
+    let e = Problem::parse(&format!("3\n2\n2\n{token}\n")).unwrap_err();
+    assert!(e.len() < 120, "{} bytes", e.len());
+    let problem = Problem::parse(INSTANCES[0].1).expect("a bundled instance");
+    let e = score(&problem, &format!("1\n{token}\n")).unwrap_err();
+    assert!(e.to_string().len() < 160, "{} bytes", e.to_string().len());
+}

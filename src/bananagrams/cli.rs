@@ -9,6 +9,7 @@ use super::svg;
 use super::validate::validate;
 use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -134,6 +135,7 @@ fn parse_hand(text: &str) -> Result<Tiles, CliError> {
 }
 
 pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
+    let mut out = std::io::stdout();
     match command {
         BananagramsCommand::Solve {
             letters,
@@ -165,7 +167,7 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
                     validate(&grid, &hand, &lexicon.list).map_err(|e| {
                         CliError::new(1, format!("bananagrams: internal error, invalid grid: {e}"))
                     })?;
-                    print!("{grid}");
+                    write!(out, "{grid}")?;
                     if let Some(path) = svg_path {
                         std::fs::write(&path, svg::render(&grid)).map_err(|e| {
                             CliError::output(format!("cannot write {}: {e}", path.display()))
@@ -174,14 +176,14 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
                     Ok(())
                 }
                 Verdict::Impossible(proof) => {
-                    println!("impossible: {proof}");
+                    writeln!(out, "impossible: {proof}")?;
                     Err(CliError::new(
                         3,
                         format!("bananagrams: {hand} is impossible"),
                     ))
                 }
                 Verdict::GaveUp => {
-                    println!("gave up");
+                    writeln!(out, "gave up")?;
                     Err(CliError::new(
                         4,
                         format!("bananagrams: gave up on {hand} after {} nodes", stats.nodes),
@@ -209,7 +211,11 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
                 )));
             }
             let lexicon = dict.load()?;
-            print!("{}", hands(&lexicon, count, tiles, seed, budget, verbose));
+            write!(
+                out,
+                "{}",
+                hands(&lexicon, count, tiles, seed, budget, verbose)
+            )?;
             Ok(())
         }
         BananagramsCommand::Anagrams {
@@ -240,7 +246,7 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
             words.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
             words.dedup();
             for word in words {
-                println!("{}", String::from_utf8_lossy(&word));
+                writeln!(out, "{}", String::from_utf8_lossy(&word))?;
             }
             Ok(())
         }
@@ -255,7 +261,7 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
                 .map_err(|e| CliError::input(format!("cannot read {}: {e}", grid.display())))?;
             match validate(&text, &hand, &lexicon.list) {
                 Ok(()) => {
-                    println!("valid");
+                    writeln!(out, "valid")?;
                     Ok(())
                 }
                 Err(fault) => Err(CliError::new(
@@ -265,13 +271,14 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
             }
         }
         BananagramsCommand::Bench(args) => {
-            print!("{}", bench(&args)?);
+            write!(out, "{}", bench(&args)?)?;
             Ok(())
         }
         BananagramsCommand::Dict { dict } => {
             let lexicon = dict.load()?;
             let dawg = &lexicon.dawg;
-            println!(
+            writeln!(
+                out,
                 "{}: {} words (longest {}); DAWG {} states, {} edges, {} KiB",
                 lexicon.name,
                 dawg.word_count(),
@@ -279,7 +286,7 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
                 dawg.state_count(),
                 dawg.edge_count(),
                 (dawg.state_count() * 8 + dawg.edge_count() * 4) / 1024
-            );
+            )?;
             Ok(())
         }
     }
@@ -342,7 +349,7 @@ pub fn hands(
             decided_within[1] += (elapsed <= Duration::from_secs(1)) as usize;
         }
         if verbose {
-            println!(
+            eprintln!(
                 "{hand} {outcome} {:.3} ms {} nodes",
                 elapsed.as_secs_f64() * 1e3,
                 stats.nodes

@@ -302,6 +302,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_bad_word_is_quoted_briefly_and_its_character_as_written() {
+        let Err(e) = Lexicon::from_list("cat\ncafé\n".as_bytes()) else {
+            panic!("café is not a word of A-Z")
+        };
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("the character 'é'"), "{}", e.message);
+        let huge = format!("{}1\n", "a".repeat(1300));
+        let Err(e) = Lexicon::from_list(huge.as_bytes()) else {
+            panic!("a digit is not a letter")
+        };
+        assert!(
+            e.message.len() < 120,
+            "{} bytes: {}",
+            e.message.len(),
+            e.message
+        );
+        assert!(e.message.contains("...\""), "{}", e.message);
+    }
+
+    #[test]
     fn enable_is_complete_in_both_forms() {
         let lexicon = Lexicon::enable();
         assert_eq!(lexicon.list.len(), 172_820);

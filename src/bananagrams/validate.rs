@@ -68,25 +68,36 @@ impl fmt::Display for Invalid {
     }
 }
 
+/// The letters `a` has beyond `b`, each written out up to 8 times, then as `Ax12345`, so a
+/// hostile grid's difference stays a short line.
+fn difference(a: &[usize; 26], b: &[usize; 26]) -> String {
+    let mut out = String::new();
+    for (l, (&x, &y)) in a.iter().zip(b).enumerate() {
+        let letter = char::from(b'A' + l as u8);
+        match x.saturating_sub(y) {
+            0 => {}
+            n @ 1..=8 => out.extend(std::iter::repeat_n(letter, n)),
+            n => out.push_str(&format!("{letter}x{n}")),
+        }
+    }
+    out
+}
+
 /// Checks that `grid` uses exactly `hand`, is one 4-connected group, and that every maximal
 /// horizontal and vertical run of 2+ letters is in `words`. Lower-case letters count as tiles.
 pub fn validate(grid: &str, hand: &Tiles, words: &WordList) -> Result<(), Invalid> {
-    let rows: Vec<Vec<u8>> = grid
-        .lines()
-        .map(|line| line.trim_end_matches('\r').bytes().collect())
-        .collect();
-    let mut cells: Vec<Vec<Option<u8>>> = Vec::with_capacity(rows.len());
-    for (r, row) in rows.iter().enumerate() {
-        let mut out = Vec::with_capacity(row.len());
-        for (c, &b) in row.iter().enumerate() {
-            out.push(match b {
-                b'.' | b' ' => None,
-                b if b.is_ascii_alphabetic() => Some(b.to_ascii_uppercase()),
+    let mut cells: Vec<Vec<Option<u8>>> = Vec::new();
+    for (r, line) in grid.lines().enumerate() {
+        let mut out = Vec::with_capacity(line.len());
+        for (c, ch) in line.trim_end_matches('\r').chars().enumerate() {
+            out.push(match ch {
+                '.' | ' ' => None,
+                ch if ch.is_ascii_alphabetic() => Some(ch.to_ascii_uppercase() as u8),
                 _ => {
                     return Err(Invalid::BadCharacter {
                         row: r + 1,
                         column: c + 1,
-                        found: b as char,
+                        found: ch,
                     })
                 }
             });
@@ -94,13 +105,15 @@ pub fn validate(grid: &str, hand: &Tiles, words: &WordList) -> Result<(), Invali
         cells.push(out);
     }
     let at = |r: usize, c: usize| cells.get(r).and_then(|row| row.get(c)).copied().flatten();
-    let mut used = Tiles::EMPTY;
+    // Counted in machine words, not in `Tiles` (a byte per letter): a hostile grid of 65,538
+    // tiles must not wrap around to the hand's counts.
+    let mut used = [0usize; 26];
     let mut first = None;
     let mut count = 0;
     for (r, row) in cells.iter().enumerate() {
         for (c, cell) in row.iter().enumerate() {
             if let Some(b) = cell {
-                used.add(b - b'A');
+                used[usize::from(b - b'A')] += 1;
                 count += 1;
                 first.get_or_insert((r, c));
             }
@@ -109,18 +122,11 @@ pub fn validate(grid: &str, hand: &Tiles, words: &WordList) -> Result<(), Invali
     let Some(first) = first else {
         return Err(Invalid::Empty);
     };
-    if used != *hand {
-        let difference = |a: &Tiles, b: &Tiles| {
-            (0..26u8)
-                .flat_map(|l| {
-                    let n = a.count(l).saturating_sub(b.count(l));
-                    std::iter::repeat_n((b'A' + l) as char, n as usize)
-                })
-                .collect::<String>()
-        };
+    let wanted: [usize; 26] = std::array::from_fn(|l| usize::from(hand.count(l as u8)));
+    if used != wanted {
         return Err(Invalid::WrongTiles {
-            missing: difference(hand, &used),
-            extra: difference(&used, hand),
+            missing: difference(&wanted, &used),
+            extra: difference(&used, &wanted),
         });
     }
     let mut seen = vec![vec![false; cells.iter().map(Vec::len).max().unwrap_or(0)]; cells.len()];
@@ -198,6 +204,36 @@ mod tests {
 
     fn check(grid: &str, hand: &str) -> Result<(), Invalid> {
         validate(grid, &Tiles::parse(hand).unwrap(), &Lexicon::enable().list)
+    }
+
+    #[test]
+    fn tile_counts_do_not_wrap() {
+        // 258 = 2 mod 256: a byte counter took this row for the hand AA.
+        let row = "A".repeat(258);
+        assert_eq!(
+            check(&row, "AA"),
+            Err(Invalid::WrongTiles {
+                missing: String::new(),
+                extra: "Ax256".into()
+            })
+        );
+        // A row of millions of tiles wrapped the 16-bit total and reported `extra ""`.
+        let long = "a".repeat(2_000_000);
+        let e = check(&long, "AA").unwrap_err();
+        assert!(e.to_string().contains("extra \"Ax1999998\""), "{e}");
+        assert!(e.to_string().len() < 100);
+    }
+
+    #[test]
+    fn a_bad_character_is_named_as_written() {
+        assert_eq!(
+            check("CAFÉ\n", "CAFE"),
+            Err(Invalid::BadCharacter {
+                row: 1,
+                column: 4,
+                found: 'É'
+            })
+        );
     }
 
     #[test]

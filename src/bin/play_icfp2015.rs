@@ -2,6 +2,7 @@
 //! `play_icfp2015 -f FILE... [-t SECONDS] [-m MEGABYTES] [-c CORES] [-p PHRASE...]`.
 
 use clap::Parser;
+use podium::core::cli::finish;
 use podium::icfp2015::cli::{run, Icfp2015Command, PlayArgs};
 use std::process::ExitCode;
 
@@ -17,11 +18,8 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    match run(Icfp2015Command::Play(Cli::parse().play)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("play_icfp2015: {}", e.message);
-            ExitCode::from(e.code)
-        }
-    }
+    finish(
+        "play_icfp2015",
+        run(Icfp2015Command::Play(Cli::parse().play)),
+    )
 }

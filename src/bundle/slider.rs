@@ -28,6 +28,10 @@ pub const MANIFEST: Manifest = Manifest {
             source: include_str!("../core/rng.rs"),
         },
         Module {
+            path: "core::text",
+            source: include_str!("../core/text.rs"),
+        },
+        Module {
             path: "core::timer",
             source: include_str!("../core/timer.rs"),
         },

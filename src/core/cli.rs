@@ -9,6 +9,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
+pub use super::text::{quote, QUOTE_LIMIT};
+
 /// Success.
 pub const EXIT_OK: u8 = 0;
 /// An invalid answer, a failed check, or output that could not be written.
@@ -27,8 +29,6 @@ pub const MAX_SECONDS: f64 = 1_000_000.0;
 pub const MAX_THREADS: usize = 1024;
 /// The largest memory limit any command accepts, in MiB (1 TiB).
 pub const MAX_MEGABYTES: u64 = 1 << 20;
-/// How many characters of an offending token an error message quotes.
-pub const QUOTE_LIMIT: usize = 24;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CliError {
@@ -102,20 +102,6 @@ pub fn finish(program: &str, result: Result<(), CliError>) -> ExitCode {
             ExitCode::from(e.code)
         }
     }
-}
-
-/// `text` for an error message: at most [`QUOTE_LIMIT`] characters, then `...`, so a hostile
-/// 20 MB token never becomes a 20 MB line. Control characters are escaped.
-pub fn quote(text: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == QUOTE_LIMIT {
-            out.push_str("...");
-            break;
-        }
-        out.extend(c.escape_debug());
-    }
-    out
 }
 
 /// A time limit in seconds (clap `value_parser`): a finite number from 0 to [`MAX_SECONDS`].

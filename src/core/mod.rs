@@ -9,4 +9,5 @@ pub mod counters;
 pub mod cpu;
 pub mod prefetch;
 pub mod rng;
+pub mod text;
 pub mod timer;

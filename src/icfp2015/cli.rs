@@ -154,7 +154,9 @@ pub fn run_with(
             let cores = crate::core::cli::threads_available(args.cores.unwrap_or(1));
             let threads = super::play::threads_within(cores, args.memory);
             let played = super::play::play_all(&setups, &phrases, time, threads);
-            writeln!(out, "{}", Solution::to_json(&played)).map_err(CliError::output)
+            writeln!(out, "{}", Solution::to_json(&played))
+                .and_then(|()| out.flush())
+                .map_err(write_err)
         }
         Icfp2015Command::Bench {
             per_problem,
@@ -164,7 +166,7 @@ pub fn run_with(
             Weights::from_env().map_err(CliError::input)?;
             let cores = crate::core::cli::threads_available(cores.unwrap_or(usize::MAX));
             let per_problem = Duration::from_secs_f64(per_problem);
-            super::play::bench(per_problem, cores, &only, out).map_err(CliError::output)
+            super::play::bench(per_problem, cores, &only, out).map_err(write_err)
         }
         Icfp2015Command::Show {
             file,
@@ -257,7 +259,7 @@ fn read_commands(input: &mut dyn Read) -> Result<String, CliError> {
 }
 
 fn write_err(e: std::io::Error) -> CliError {
-    CliError::output(format!("icfp2015: cannot write the output: {e}"))
+    CliError::write("stdout", e)
 }
 
 fn score_one(

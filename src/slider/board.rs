@@ -1,6 +1,7 @@
 //! The Slider model: the instance (N, C, holes, cells), its stdin parser, turns and their text,
 //! and the rule of one turn (move or slide) that the solver plays with.
 
+use crate::core::text::quote;
 use std::fmt;
 
 pub const HOLE: i8 = -1;
@@ -173,7 +174,10 @@ impl Problem {
                 .next()
                 .ok_or_else(|| format!("slider input: ends before {what}"))?;
             let value: i64 = token.parse().map_err(|_| {
-                format!("slider input: line {line}: {what} {token:?} is not an integer")
+                format!(
+                    "slider input: line {line}: {what} \"{}\" is not an integer",
+                    quote(token)
+                )
             })?;
             if value < low || value > high {
                 return Err(format!(

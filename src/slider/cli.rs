@@ -88,28 +88,30 @@ fn read(path: Option<&Path>) -> Result<String, CliError> {
 }
 
 fn write(path: Option<&Path>, text: &str) -> Result<(), CliError> {
-    let result = match path {
-        Some(p) => std::fs::write(p, text),
-        None => std::io::stdout().write_all(text.as_bytes()),
-    };
-    result.map_err(|e| CliError {
-        message: format!("cannot write: {e}"),
-        code: 1,
-    })
+    match path {
+        Some(p) => {
+            std::fs::write(p, text).map_err(|e| CliError::write(&p.display().to_string(), e))
+        }
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .and_then(|()| std::io::stdout().flush())
+            .map_err(|e| CliError::write("stdout", e)),
+    }
 }
 
 pub fn run(command: SliderCommand) -> Result<(), CliError> {
+    let mut out = std::io::stdout();
     match command {
         SliderCommand::Score { input, output } => {
             let problem = Problem::parse(&read(Some(&input))?).map_err(CliError::input)?;
             match score(&problem, &read(Some(&output))?) {
                 Ok(s) => {
-                    println!("{}", s.score);
+                    writeln!(out, "{}", s.score)?;
                     eprintln!("{} turns, {} blocks dropped", s.turns, s.drops);
                     Ok(())
                 }
                 Err(invalid) => {
-                    println!("-1");
+                    writeln!(out, "-1")?;
                     Err(CliError {
                         message: format!("slider output: {invalid}"),
                         code: 1,
@@ -161,7 +163,7 @@ pub fn run(command: SliderCommand) -> Result<(), CliError> {
             if animate {
                 for k in 0..=turns.len() {
                     let frame = show::replay(&problem, &turns, k);
-                    println!("{}", show::ansi(&problem, &frame, !no_color));
+                    writeln!(out, "{}", show::ansi(&problem, &frame, !no_color))?;
                 }
                 return Ok(());
             }
@@ -182,11 +184,25 @@ fn bench(time: f64, jobs: usize, seeds: &[u64]) -> Result<(), CliError> {
         .copied()
         .filter(|(s, _)| seeds.is_empty() || seeds.contains(s))
         .collect();
-    println!(
+    if chosen.is_empty() {
+        return Err(CliError::input(format!(
+            "slider bench: no bundled instance has any of the seeds {seeds:?} (seeds are {}..={})",
+            INSTANCES.first().map_or(0, |i| i.0),
+            INSTANCES.last().map_or(0, |i| i.0)
+        )));
+    }
+    let mut out = std::io::stdout();
+    writeln!(
+        out,
         "slider bench: {} instances, {time} s each, {jobs} at once",
         chosen.len()
-    );
-    println!("seed    ours  arukuka dedentete highjump    best  ours/best");
+    )?;
+    writeln!(
+        out,
+        "seed    ours  arukuka dedentete highjump    best  ours/best"
+    )?;
+    // The workers print their own lines as they finish.
+    let write_error = Mutex::new(None);
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -211,21 +227,29 @@ fn bench(time: f64, jobs: usize, seeds: &[u64]) -> Result<(), CliError> {
                     ),
                     None => format!("{seed:4} {checked:7}"),
                 };
-                println!("{line}");
+                if let Err(e) = writeln!(std::io::stdout(), "{line}") {
+                    *write_error.lock().expect("write error") = Some(e);
+                    break;
+                }
                 let ratio = peer.map(|p| checked as f64 / p.best as f64);
                 results.lock().expect("results").push((seed, ratio));
             });
         }
     });
+    if let Some(e) = write_error.into_inner().expect("write error") {
+        return Err(CliError::write("stdout", e));
+    }
+    let mut out = std::io::stdout();
     let results = results.into_inner().expect("results");
     let ratios: Vec<f64> = results.iter().filter_map(|r| r.1).collect();
     if !ratios.is_empty() {
         let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
         let at_best = ratios.iter().filter(|&&r| r >= 1.0).count();
-        println!(
+        writeln!(
+            out,
             "mean ours/best {mean:.4} over {} seeds; at or above best on {at_best}",
             ratios.len()
-        );
+        )?;
     }
     Ok(())
 }

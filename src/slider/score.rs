@@ -2,6 +2,7 @@
 //! rules (data/slider/README.md "Scoring rule"), so solver bugs cannot hide behind shared code.
 
 use super::board::Problem;
+use crate::core::text::quote;
 
 /// A valid output's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +44,7 @@ pub fn score(problem: &Problem, output: &str) -> Result<Scored, Invalid> {
     let invalid = |line: usize, reason: String| Invalid { line, reason };
     let t: i64 = header
         .parse()
-        .map_err(|_| invalid(first, format!("T {header:?} is not an integer")))?;
+        .map_err(|_| invalid(first, format!("T \"{}\" is not an integer", quote(header))))?;
     if t < 0 || t > n * n {
         return Err(invalid(first, format!("T = {t} is outside 0..{}", n * n)));
     }
@@ -67,13 +68,13 @@ pub fn score(problem: &Problem, output: &str) -> Result<Scored, Invalid> {
         let [r, c, k, d] = fields[..] else {
             return Err(invalid(
                 number,
-                format!("{text:?} is not `row column M|S U|D|L|R`"),
+                format!("\"{}\" is not `row column M|S U|D|L|R`", quote(text)),
             ));
         };
         let (Ok(mut row), Ok(mut col)) = (r.parse::<i64>(), c.parse::<i64>()) else {
             return Err(invalid(
                 number,
-                format!("{text:?}: row or column is not an integer"),
+                format!("\"{}\": row or column is not an integer", quote(text)),
             ));
         };
         let slide = match k {
@@ -82,7 +83,7 @@ pub fn score(problem: &Problem, output: &str) -> Result<Scored, Invalid> {
             _ => {
                 return Err(invalid(
                     number,
-                    format!("{text:?}: kind {k:?} is not M or S"),
+                    format!("\"{}\": kind \"{}\" is not M or S", quote(text), quote(k)),
                 ))
             }
         };
@@ -94,7 +95,11 @@ pub fn score(problem: &Problem, output: &str) -> Result<Scored, Invalid> {
             _ => {
                 return Err(invalid(
                     number,
-                    format!("{text:?}: direction {d:?} is not U, D, L or R"),
+                    format!(
+                        "\"{}\": direction \"{}\" is not U, D, L or R",
+                        quote(text),
+                        quote(d)
+                    ),
                 ))
             }
         };

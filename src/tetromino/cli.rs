@@ -136,7 +136,7 @@ fn seconds(value: Option<f64>, name: &str) -> Result<Option<Duration>, CliError>
 fn write_out(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
     out.write_all(text.as_bytes())
         .and_then(|_| out.flush())
-        .map_err(|e| CliError::new(1, format!("tetromino: cannot write the output: {e}")))
+        .map_err(|e| CliError::write("stdout", e))
 }
 
 /// Runs a command on the given streams (what `run` does, testable in-process).

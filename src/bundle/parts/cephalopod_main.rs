@@ -3,7 +3,7 @@
 
 use crate::cephalopod::engine::PREFAULT_STATES;
 use crate::cephalopod::{arch, memory, tables, Engine, KernelChoice, Problem};
-use std::io::Read;
+use std::io::{ErrorKind, Read, Write};
 use std::process::exit;
 
 fn fail(message: impl std::fmt::Display) -> ! {
@@ -26,5 +26,11 @@ fn main() {
     let problem = Problem::parse(&input).unwrap_or_else(|e| fail(e));
     let mut engine = Engine::new(buffers);
     let answer = arch::run(&mut engine, kernel, &problem.board, problem.depth, None);
-    println!("{answer}");
+    // As `podium cephalopod`: a closed pipe ends quietly, another write error is exit 1.
+    if let Err(e) = writeln!(std::io::stdout(), "{answer}") {
+        if e.kind() != ErrorKind::BrokenPipe {
+            eprintln!("cannot write stdout: {e}");
+            exit(1);
+        }
+    }
 }

@@ -25,11 +25,13 @@ fn main() {
         exit(2)
     });
     let solved = solve(&problem, deadline, 1);
+    // As `podium slider solve`: a closed pipe ends quietly, another write error is exit 1.
     let mut out = std::io::stdout().lock();
-    if out
-        .write_all(output_text(&solved.turns).as_bytes())
-        .is_err()
-    {
-        exit(1);
+    let text = output_text(&solved.turns);
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("cannot write stdout: {e}");
+            exit(1);
+        }
     }
 }

@@ -21,7 +21,7 @@ fn solve(size: usize, signature: &str) -> TetrominoCommand {
         show: false,
         svg: None,
         no_color: false,
-        budget: None,
+        time: 30.0,
         nodes: None,
         seed: 1,
         stats: false,
@@ -103,7 +103,7 @@ fn show_and_svg_draw_the_tiling() {
         show: true,
         svg: Some(path.clone()),
         no_color: true,
-        budget: Some(10.0),
+        time: 10.0,
         nodes: None,
         seed: 3,
         stats: true,
@@ -169,7 +169,7 @@ fn the_clap_types_parse_the_issue_command_lines() {
     let solve =
         parse("t solve --size 4 --signature I1,J1,L1,Z1 --show --svg out.svg --budget 2").unwrap();
     assert!(
-        matches!(solve, TetrominoCommand::Solve { size: 4, show: true, budget: Some(b), .. } if b == 2.0)
+        matches!(solve, TetrominoCommand::Solve { size: 4, show: true, time: b, .. } if b == 2.0)
     );
     let net = parse("t net-solve --url http://127.0.0.1:9 --token T 50 2.5").unwrap();
     assert!(

@@ -164,6 +164,11 @@ pub fn run_with(
             only,
         } => {
             Weights::from_env().map_err(CliError::input)?;
+            if let Some(id) = only.iter().find(|&&id| !(0..25).contains(&id)) {
+                return Err(CliError::input(format!(
+                    "icfp2015 bench --only: {id} is not a qualifier problem id (0..=24)"
+                )));
+            }
             let cores = crate::core::cli::threads_available(cores.unwrap_or(usize::MAX));
             let per_problem = Duration::from_secs_f64(per_problem);
             super::play::bench(per_problem, cores, &only, out).map_err(write_err)

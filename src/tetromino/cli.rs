@@ -32,9 +32,11 @@ pub enum TetrominoCommand {
         /// Plain letters instead of ANSI colours for --show.
         #[arg(long)]
         no_color: bool,
-        /// Give up after this many seconds (default: search until decided).
-        #[arg(long, value_name = "SECONDS")]
-        budget: Option<f64>,
+        /// Give up (exit 4) after this many seconds, 0 to 1000000: every run ends, also on
+        /// squares that no proof decides.
+        #[arg(long = "time", visible_alias = "budget", value_name = "SECONDS", default_value_t = 30.0,
+              allow_negative_numbers = true, value_parser = crate::core::cli::parse_seconds)]
+        time: f64,
         /// Give up after this many placements.
         #[arg(long, value_name = "COUNT")]
         nodes: Option<u64>,
@@ -153,7 +155,7 @@ pub fn run_with(
             show: draw,
             svg,
             no_color,
-            budget,
+            time,
             nodes,
             seed,
             stats,
@@ -163,7 +165,7 @@ pub fn run_with(
             let options = Options {
                 seed,
                 node_budget: nodes,
-                time_budget: seconds(budget, "budget")?,
+                time_budget: Some(Duration::from_secs_f64(time)),
                 ..Options::default()
             };
             let (outcome, counters) = solver::solve(size, &signature, &options);
@@ -285,17 +287,21 @@ pub fn run_with(
                 )));
             }
             let mut rng = Rng::new(seed);
-            let mut text = String::new();
+            // One line at a time, so a long run shows its signatures as they come.
             for _ in 0..count {
                 let signature = if multiset {
                     random_multiset(size, &mut rng)
                 } else {
                     random_solvable(size, rng.next_u64())
                 }
-                .expect("an even size in range");
-                text.push_str(&format!("{signature}\n"));
+                .ok_or_else(|| {
+                    CliError::input(format!(
+                        "tetromino: gen cannot make a square of size {size}"
+                    ))
+                })?;
+                write_out(out, &format!("{signature}\n"))?;
             }
-            write_out(out, &text)
+            Ok(())
         }
     }
 }

@@ -2,12 +2,14 @@
 //! Exit codes: 0 solved or valid, 1 invalid solution or failed request, 2 bad input, 3 proven
 //! unsolvable, 4 gave up at the budget.
 
+use super::client::{net_solve, NetError};
 use super::generate::{random_multiset, random_solvable};
-use super::server::{net_solve, NetError, PuzzleServer, ServerConfig};
+use super::server::{PuzzleServer, ServerConfig};
 use super::show;
 use super::signature::Signature;
 use super::solution::{parse_json, to_json, verify};
 use super::solver::{self, Options, Outcome, MAX_SIZE};
+use crate::core::http::Limits;
 use crate::core::rng::Rng;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -246,12 +248,11 @@ pub fn run_with(
                     tokens,
                     seed,
                     max_size,
+                    limits: Limits::default(),
                 },
             )
             .map_err(CliError::input)?;
-            let address = server
-                .local_addr()
-                .map_or_else(|| format!("{host}:{port}"), |a| a.to_string());
+            let address = server.local_addr();
             let _ = writeln!(err, "serving http://{address}/api/puzzle");
             server.serve().map_err(|e| CliError::new(1, e))
         }

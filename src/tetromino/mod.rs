@@ -2,6 +2,7 @@
 //! Model, verifier, impossibility rules, exact solver, generators, viewer, contest API and CLI.
 
 pub mod cli;
+pub mod client;
 pub mod figures;
 pub mod generate;
 pub mod rules;

@@ -1,21 +1,31 @@
-//! The contest's puzzle API, for real: a server (tiny_http) issuing signatures of random tilings
-//! and checking submissions with the verifier, and the `net-solve` client (ureq) with timings.
+//! The contest's puzzle API, for real: issues the signatures of random tilings and checks
+//! submissions with the verifier, on the shared HTTP stack (core::http) and its limits.
 
 use super::generate::random_solvable;
 use super::signature::Signature;
-use super::solution::{parse_json, to_json, verify};
-use super::solver::{self, Options, Outcome};
+use super::solution::{parse_json, verify};
+use crate::core::http::{BodyBudget, HttpServer, Limits, Refusal};
 use crate::core::rng::Rng;
+use crate::core::text::quote;
+use axum::extract::{Request, State};
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
 use serde_json::{json, Value};
-use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The largest request body read (a N = 200 solution is about 150 kB).
-const MAX_BODY: u64 = 8 << 20;
+/// Puzzles remembered for their submissions; past this the oldest is forgotten (~80 bytes each).
+const PUZZLES_KEPT: usize = 1 << 17;
+
+/// The largest form a solution of `size` needs: a URL-encoded placement `["L",3,1999,1999]` is
+/// about 45 bytes, and the token and id fit in the 4 KiB.
+fn max_body(size: usize) -> usize {
+    4096 + 64 * (size * size / 4)
+}
 
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
@@ -25,36 +35,97 @@ pub struct ServerConfig {
     pub seed: u64,
     /// Sizes issued: even, from 2 to this.
     pub max_size: usize,
+    /// What the clients may hold: connections, head size, timeouts, body bytes.
+    pub limits: Limits,
 }
 
+#[derive(Clone, Copy)]
 struct Puzzle {
     size: usize,
     signature: Signature,
 }
 
-struct State {
-    rng: Rng,
+/// The puzzles issued, the newest [`PUZZLES_KEPT`] of them.
+struct PuzzleTable {
+    capacity: usize,
     puzzles: HashMap<u64, Puzzle>,
+    issued: VecDeque<u64>,
+}
+
+impl PuzzleTable {
+    fn new(capacity: usize) -> PuzzleTable {
+        PuzzleTable {
+            capacity,
+            puzzles: HashMap::new(),
+            issued: VecDeque::new(),
+        }
+    }
+
+    /// Stores a puzzle under a fresh six-digit id, forgetting the oldest one when full.
+    fn insert(&mut self, rng: &mut Rng, size: usize, signature: Signature) -> u64 {
+        if self.issued.len() >= self.capacity {
+            if let Some(oldest) = self.issued.pop_front() {
+                self.puzzles.remove(&oldest);
+            }
+        }
+        let mut id = 100_000 + rng.below(900_000);
+        while self.puzzles.contains_key(&id) {
+            id = if id == 999_999 { 100_000 } else { id + 1 };
+        }
+        self.puzzles.insert(id, Puzzle { size, signature });
+        self.issued.push_back(id);
+        id
+    }
+
+    fn get(&self, id: u64) -> Option<Puzzle> {
+        self.puzzles.get(&id).copied()
+    }
+}
+
+struct Issuer {
+    rng: Rng,
+    table: PuzzleTable,
+}
+
+struct Shared {
+    config: ServerConfig,
+    state: Mutex<Issuer>,
+    bodies: BodyBudget,
 }
 
 /// A bound server; [`PuzzleServer::serve`] answers requests until [`PuzzleServer::stop`].
 pub struct PuzzleServer {
-    http: tiny_http::Server,
-    config: ServerConfig,
-    state: Mutex<State>,
-    stopped: AtomicBool,
+    http: HttpServer,
+    shared: Arc<Shared>,
 }
 
 /// A JSON answer: status and body.
 struct Reply {
-    status: u16,
+    status: StatusCode,
     body: Value,
 }
 
-fn error(status: u16, message: impl Into<String>) -> Reply {
+impl IntoResponse for Reply {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            [(header::CONTENT_TYPE, "application/json")],
+            self.body.to_string(),
+        )
+            .into_response()
+    }
+}
+
+fn error(status: StatusCode, message: impl Into<String>) -> Reply {
     Reply {
         status,
         body: json!({ "error": message.into() }),
+    }
+}
+
+impl From<Refusal> for Reply {
+    fn from(refusal: Refusal) -> Reply {
+        error(refusal.status, refusal.message)
     }
 }
 
@@ -64,159 +135,177 @@ impl PuzzleServer {
         if config.tokens.is_empty() {
             return Err("serve: give at least one --token".into());
         }
-        let http = tiny_http::Server::http(address)
-            .map_err(|e| format!("serve: cannot listen on {address}: {e}"))?;
-        let rng = Rng::new(config.seed);
-        Ok(PuzzleServer {
-            http,
-            config,
-            state: Mutex::new(State {
-                rng,
-                puzzles: HashMap::new(),
+        let threads = crate::core::cli::threads_available(usize::MAX);
+        let http = HttpServer::bind(address, config.limits.clone(), threads)
+            .map_err(|e| format!("serve: {e}"))?;
+        let shared = Arc::new(Shared {
+            state: Mutex::new(Issuer {
+                rng: Rng::new(config.seed),
+                table: PuzzleTable::new(PUZZLES_KEPT),
             }),
-            stopped: AtomicBool::new(false),
-        })
+            config,
+            bodies: http.body_budget(),
+        });
+        Ok(PuzzleServer { http, shared })
     }
 
-    pub fn local_addr(&self) -> Option<SocketAddr> {
-        self.http.server_addr().to_ip()
+    pub fn local_addr(&self) -> SocketAddr {
+        self.http.local_addr()
     }
 
-    /// Answers requests one at a time until `stop` is called (checked every 100 ms).
+    /// Answers requests until `stop` is called.
     pub fn serve(&self) -> Result<(), String> {
-        while !self.stopped.load(Ordering::Relaxed) {
-            match self.http.recv_timeout(Duration::from_millis(100)) {
-                Ok(Some(request)) => self.answer(request),
-                Ok(None) => {}
-                Err(e) => return Err(format!("serve: {e}")),
-            }
-        }
-        Ok(())
+        let routes = Router::new()
+            .route("/api/puzzle", get(issue).post(check))
+            .fallback(not_found)
+            .method_not_allowed_fallback(not_allowed)
+            .with_state(Arc::clone(&self.shared));
+        self.http.serve(routes)
     }
 
     pub fn stop(&self) {
-        self.stopped.store(true, Ordering::Relaxed);
-        self.http.unblock();
+        self.http.stop();
     }
+}
 
-    fn answer(&self, mut request: tiny_http::Request) {
-        let reply = self.route(&mut request);
-        let body = reply.body.to_string();
-        let header = tiny_http::Header::from_bytes("Content-Type", "application/json")
-            .expect("a valid header");
-        let response = tiny_http::Response::from_string(body)
-            .with_status_code(reply.status)
-            .with_header(header);
-        // A client that hung up cannot be told anything more.
-        let _ = request.respond(response);
-    }
+async fn not_found(uri: Uri) -> Reply {
+    error(
+        StatusCode::NOT_FOUND,
+        format!(
+            "no such resource \"{}\" (try /api/puzzle)",
+            quote(uri.path())
+        ),
+    )
+}
 
-    fn route(&self, request: &mut tiny_http::Request) -> Reply {
-        let url = request.url().to_string();
-        let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-        if path != "/api/puzzle" {
-            return error(404, format!("no such resource {path:?} (try /api/puzzle)"));
-        }
-        match request.method() {
-            tiny_http::Method::Get => self.issue(&fields(query.as_bytes())),
-            tiny_http::Method::Post => {
-                let mut body = Vec::new();
-                if let Err(e) = request
-                    .as_reader()
-                    .take(MAX_BODY + 1)
-                    .read_to_end(&mut body)
-                {
-                    return error(400, format!("cannot read the request body: {e}"));
-                }
-                if body.len() as u64 > MAX_BODY {
-                    return error(413, format!("request body exceeds {MAX_BODY} bytes"));
-                }
-                self.check(&fields(&body))
-            }
-            other => error(405, format!("method {other} not allowed (GET or POST)")),
-        }
-    }
-
-    fn authorise(&self, fields: &HashMap<String, String>) -> Option<Reply> {
-        match fields.get("token") {
-            None => Some(error(401, "missing token")),
-            Some(t) if !self.config.tokens.contains(t) => Some(error(403, "invalid token")),
-            Some(_) => None,
-        }
-    }
-
-    fn issue(&self, fields: &HashMap<String, String>) -> Reply {
-        if let Some(denied) = self.authorise(fields) {
-            return denied;
-        }
-        let max = self.config.max_size;
-        let Some(size) = fields.get("size") else {
-            return error(400, "missing size");
-        };
-        let size = match size.parse::<usize>() {
-            Ok(n) if n % 2 == 0 && (2..=max).contains(&n) => n,
-            _ => {
-                return error(
-                    400,
-                    format!("size {size:?} must be an even number from 2 to {max}"),
-                )
-            }
-        };
-        let (id, seed) = {
-            let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-            let mut id = 100_000 + state.rng.below(900_000);
-            while state.puzzles.contains_key(&id) {
-                id += 1;
-            }
-            (id, state.rng.next_u64())
-        };
-        let Some(signature) = random_solvable(size, seed) else {
-            return error(500, "no tiling generated");
-        };
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        state.puzzles.insert(id, Puzzle { size, signature });
-        Reply {
-            status: 200,
-            body: json!({ "id": id, "size": size, "signature": signature.to_string() }),
-        }
-    }
-
-    fn check(&self, fields: &HashMap<String, String>) -> Reply {
-        if let Some(denied) = self.authorise(fields) {
-            return denied;
-        }
-        let Some(id) = fields.get("id") else {
-            return error(400, "missing id");
-        };
-        let Ok(id) = id.parse::<u64>() else {
-            return error(400, format!("id {id:?} is not a number"));
-        };
-        let Some(text) = fields.get("solution") else {
-            return error(400, "missing solution");
-        };
-        let placements = match parse_json(text) {
-            Ok(p) => p,
-            Err(e) => return error(400, e),
-        };
-        let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let Some(puzzle) = state.puzzles.get(&id) else {
-            return error(404, format!("no puzzle {id}"));
-        };
-        let verdict = verify(puzzle.size, &puzzle.signature, &placements);
-        let mut body = json!({
-            "id": id,
-            "solved": verdict.is_ok(),
-            "submitted_at": timestamp(SystemTime::now()),
-        });
-        if let Err(reason) = verdict {
-            body["reason"] = Value::String(reason);
-        }
-        Reply { status: 200, body }
-    }
+async fn not_allowed(request: Request) -> Reply {
+    error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!(
+            "method {} not allowed (GET or POST)",
+            quote(request.method().as_str())
+        ),
+    )
 }
 
 fn fields(encoded: &[u8]) -> HashMap<String, String> {
     form_urlencoded::parse(encoded).into_owned().collect()
+}
+
+impl Shared {
+    fn authorise(&self, fields: &HashMap<String, String>) -> Result<(), Reply> {
+        match fields.get("token") {
+            None => Err(error(StatusCode::UNAUTHORIZED, "missing token")),
+            Some(t) if !self.config.tokens.contains(t) => {
+                Err(error(StatusCode::FORBIDDEN, "invalid token"))
+            }
+            Some(_) => Ok(()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Issuer> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// GET: a new puzzle of the asked size.
+async fn issue(State(shared): State<Arc<Shared>>, uri: Uri) -> Reply {
+    let fields = fields(uri.query().unwrap_or("").as_bytes());
+    if let Err(denied) = shared.authorise(&fields) {
+        return denied;
+    }
+    let max = shared.config.max_size;
+    let Some(size) = fields.get("size") else {
+        return error(StatusCode::BAD_REQUEST, "missing size");
+    };
+    let size = match size.parse::<usize>() {
+        Ok(n) if n % 2 == 0 && (2..=max).contains(&n) => n,
+        _ => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "size \"{}\" must be an even number from 2 to {max}",
+                    quote(size)
+                ),
+            )
+        }
+    };
+    let seed = shared.lock().rng.next_u64();
+    // Large squares take seconds to tile: off the threads that answer the other clients.
+    let Ok(Some(signature)) =
+        tokio::task::spawn_blocking(move || random_solvable(size, seed)).await
+    else {
+        return error(StatusCode::INTERNAL_SERVER_ERROR, "no tiling generated");
+    };
+    let id = {
+        let mut state = shared.lock();
+        let Issuer { rng, table } = &mut *state;
+        table.insert(rng, size, signature)
+    };
+    Reply {
+        status: StatusCode::OK,
+        body: json!({ "id": id, "size": size, "signature": signature.to_string() }),
+    }
+}
+
+/// POST: checks a submitted tiling of an issued puzzle.
+async fn check(State(shared): State<Arc<Shared>>, request: Request) -> Reply {
+    let (parts, body) = request.into_parts();
+    let limit = max_body(shared.config.max_size);
+    let bytes = match shared.bodies.read(&parts.headers, body, limit).await {
+        Ok(bytes) => bytes,
+        Err(refusal) => return refusal.into(),
+    };
+    let fields = fields(&bytes);
+    drop(bytes);
+    if let Err(denied) = shared.authorise(&fields) {
+        return denied;
+    }
+    let Some(id) = fields.get("id") else {
+        return error(StatusCode::BAD_REQUEST, "missing id");
+    };
+    let Ok(id) = id.parse::<u64>() else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            format!("id \"{}\" is not a number", quote(id)),
+        );
+    };
+    let Some(puzzle) = shared.lock().table.get(id) else {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("no puzzle {id} (the server keeps the newest {PUZZLES_KEPT})"),
+        );
+    };
+    let mut fields = fields;
+    let Some(text) = fields.remove("solution") else {
+        return error(StatusCode::BAD_REQUEST, "missing solution");
+    };
+    let verdict = tokio::task::spawn_blocking(move || {
+        parse_json(&text).map(|placements| verify(puzzle.size, &puzzle.signature, &placements))
+    })
+    .await;
+    let verdict = match verdict {
+        Ok(Ok(verdict)) => verdict,
+        Ok(Err(unparsed)) => return error(StatusCode::BAD_REQUEST, unparsed),
+        Err(_) => {
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the check did not finish",
+            )
+        }
+    };
+    let mut body = json!({
+        "id": id,
+        "solved": verdict.is_ok(),
+        "submitted_at": timestamp(SystemTime::now()),
+    });
+    if let Err(reason) = verdict {
+        body["reason"] = Value::String(reason);
+    }
+    Reply {
+        status: StatusCode::OK,
+        body,
+    }
 }
 
 /// UTC time as `2016-04-16T12:34:56.789Z`.
@@ -249,165 +338,10 @@ pub fn timestamp(time: SystemTime) -> String {
     )
 }
 
-/// Why `net-solve` stopped: the request failed, or the puzzle was proven unsolvable, or the
-/// solver gave up within the timeout. The message is one line naming the step.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NetError {
-    Request(String),
-    Unsolvable(String),
-    GaveUp(String),
-}
-
-impl NetError {
-    pub fn message(&self) -> &str {
-        match self {
-            NetError::Request(m) | NetError::Unsolvable(m) | NetError::GaveUp(m) => m,
-        }
-    }
-}
-
-impl From<String> for NetError {
-    fn from(message: String) -> NetError {
-        NetError::Request(message)
-    }
-}
-
-/// What one `net-solve` run did.
-#[derive(Clone, Debug)]
-pub struct NetReport {
-    pub id: u64,
-    pub solved: bool,
-    pub lines: Vec<String>,
-}
-
-fn endpoint(url: &str) -> String {
-    let base = url.trim_end_matches('/');
-    if base.ends_with("/api/puzzle") {
-        base.to_string()
-    } else {
-        format!("{base}/api/puzzle")
-    }
-}
-
-fn read_json(response: &mut ureq::http::Response<ureq::Body>, step: &str) -> Result<Value, String> {
-    let status = response.status().as_u16();
-    let text = response
-        .body_mut()
-        .read_to_string()
-        .map_err(|e| format!("{step}: cannot read the answer: {e}"))?;
-    let value: Value = serde_json::from_str(&text)
-        .map_err(|e| format!("{step}: HTTP {status}, answer is not JSON: {e}"))?;
-    if status != 200 {
-        let message = value["error"].as_str().unwrap_or("no error message");
-        return Err(format!("{step}: HTTP {status}: {message}"));
-    }
-    Ok(value)
-}
-
-/// Fetches a puzzle of `size`, solves it within `timeout` and submits the answer, writing each
-/// step's time to `out` as it happens. Errors are one line naming the step.
-pub fn net_solve(
-    url: &str,
-    token: &str,
-    size: usize,
-    timeout: Option<Duration>,
-    out: &mut dyn Write,
-) -> Result<NetReport, NetError> {
-    let endpoint = endpoint(url);
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(Duration::from_secs(30)))
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let mut lines = Vec::new();
-    let mut say = |line: String, out: &mut dyn Write| {
-        let _ = writeln!(out, "{line}");
-        lines.push(line);
-    };
-    let total = Instant::now();
-    let start = Instant::now();
-    let mut response = agent
-        .get(&endpoint)
-        .query("token", token)
-        .query("size", size.to_string())
-        .call()
-        .map_err(|e| format!("fetch: {endpoint}: {e}"))?;
-    let puzzle = read_json(&mut response, "fetch")?;
-    let (Some(id), Some(got_size), Some(signature)) = (
-        puzzle["id"].as_u64(),
-        puzzle["size"].as_u64(),
-        puzzle["signature"].as_str(),
-    ) else {
-        return Err(format!("fetch: answer lacks id, size or signature: {puzzle}").into());
-    };
-    let got_size = got_size as usize;
-    let signature = Signature::parse(signature).map_err(|e| format!("fetch: {e}"))?;
-    say(
-        format!(
-            "fetch   {:>9.3} ms  puzzle {id}: size {got_size}, {signature}",
-            ms(start.elapsed())
-        ),
-        out,
-    );
-    if got_size > solver::MAX_SIZE {
-        return Err(format!("fetch: size {got_size} exceeds {}", solver::MAX_SIZE).into());
-    }
-    let start = Instant::now();
-    let options = Options {
-        time_budget: timeout,
-        ..Options::default()
-    };
-    let (outcome, stats) = solver::solve(got_size, &signature, &options);
-    let placements = match outcome {
-        Outcome::Solved(p) => p,
-        Outcome::Unsolvable(reason) => {
-            return Err(NetError::Unsolvable(format!("unsolvable: {reason}")))
-        }
-        Outcome::GaveUp(message) => return Err(NetError::GaveUp(message)),
-    };
-    say(
-        format!(
-            "solve   {:>9.3} ms  {} pieces, {} placements tried",
-            ms(start.elapsed()),
-            placements.len(),
-            stats.nodes
-        ),
-        out,
-    );
-    let start = Instant::now();
-    let mut response = agent
-        .post(&endpoint)
-        .send_form([
-            ("token", token.to_string()),
-            ("id", id.to_string()),
-            ("solution", to_json(&placements)),
-        ])
-        .map_err(|e| format!("submit: {endpoint}: {e}"))?;
-    let verdict = read_json(&mut response, "submit")?;
-    let solved = verdict["solved"].as_bool() == Some(true);
-    say(
-        format!(
-            "submit  {:>9.3} ms  solved: {solved}, submitted_at {}{}",
-            ms(start.elapsed()),
-            verdict["submitted_at"].as_str().unwrap_or("?"),
-            verdict["reason"]
-                .as_str()
-                .map(|r| format!(", reason: {r}"))
-                .unwrap_or_default()
-        ),
-        out,
-    );
-    say(format!("total   {:>9.3} ms", ms(total.elapsed())), out);
-    Ok(NetReport { id, solved, lines })
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn timestamps_are_iso_utc() {
@@ -419,8 +353,38 @@ mod tests {
     }
 
     #[test]
-    fn endpoint_appends_the_api_path_once() {
-        assert_eq!(endpoint("http://h:1/"), "http://h:1/api/puzzle");
-        assert_eq!(endpoint("http://h:1/api/puzzle"), "http://h:1/api/puzzle");
+    fn the_puzzle_table_forgets_the_oldest_first() {
+        let mut table = PuzzleTable::new(3);
+        let signature = Signature::parse("O1").unwrap();
+        let ids: Vec<u64> = (0..5)
+            .map(|seed| table.insert(&mut Rng::new(seed), 2, signature))
+            .collect();
+        assert_eq!(table.puzzles.len(), 3);
+        assert!(table.get(ids[0]).is_none() && table.get(ids[1]).is_none());
+        assert!(ids[2..].iter().all(|&id| table.get(id).is_some()));
+    }
+
+    #[test]
+    fn solutions_fit_the_body_limit() {
+        let size = 200;
+        let placements: Vec<_> = (0..size * size / 4)
+            .map(|i| crate::tetromino::Placement {
+                figure: crate::tetromino::Figure::L,
+                angle: 3,
+                x: i % size,
+                y: i % size,
+            })
+            .collect();
+        let form = form_urlencoded::Serializer::new(String::new())
+            .append_pair("token", "a-long-token-of-forty-characters-xxxxxxx")
+            .append_pair("id", "999999")
+            .append_pair("solution", &crate::tetromino::to_json(&placements))
+            .finish();
+        assert!(
+            form.len() <= max_body(size),
+            "{} > {}",
+            form.len(),
+            max_body(size)
+        );
     }
 }

@@ -350,3 +350,72 @@ fn every_valid_size_is_answered_and_its_puzzle_solved() {
     server.stop();
     runner.join().unwrap();
 }
+
+/// The HTTP handler on random requests: any method, path, query and body bytes get an answer
+/// that is not a 5xx and quotes little of what was sent. Longer: `PODIUM_PROPTEST_CASES=20000`.
+mod random_requests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    fn server() -> std::net::SocketAddr {
+        static SERVER: OnceLock<std::net::SocketAddr> = OnceLock::new();
+        *SERVER.get_or_init(|| {
+            // Short timeouts: a case that announces more body than it sends ends in 0.2 s.
+            let limits = Limits {
+                header_timeout: Duration::from_millis(200),
+                body_timeout: Duration::from_millis(200),
+                ..Limits::default()
+            };
+            let (server, _runner) = start(limits, 40);
+            server.local_addr()
+        })
+    }
+
+    fn cases() -> u32 {
+        std::env::var("PODIUM_PROPTEST_CASES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(96)
+    }
+
+    fn query_part() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("token=secret".to_string()),
+            Just("token=".to_string()),
+            "size=[0-9-]{0,12}",
+            "id=[0-9a-z]{0,8}",
+            "solution=[\\[\\]\"0-9A-Z,%]{0,40}",
+            "[ -~]{0,20}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: cases(),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+        #[test]
+        fn no_request_gets_a_5xx_or_an_echo(
+            method in prop_oneof![Just("GET".to_string()), Just("POST".to_string()), Just("PUT".to_string()), Just("HEAD".to_string()), "[A-Z]{1,10}"],
+            path in prop_oneof![Just("/api/puzzle".to_string()), "/[ -~&&[^ ?]]{0,300}"],
+            query in proptest::collection::vec(query_part(), 0..5),
+            body in proptest::collection::vec(any::<u8>(), 0..600),
+            announce_more in any::<bool>(),
+        ) {
+            let length = body.len() + usize::from(announce_more && !body.is_empty());
+            let mut request = format!(
+                "{method} {path}?{} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {length}\r\n\r\n",
+                query.join("&")
+            )
+            .into_bytes();
+            request.extend_from_slice(&body);
+            let answer = raw(server(), &request);
+            if let Some(status) = answer.split(' ').nth(1) {
+                prop_assert!(!status.starts_with('5'), "{answer}");
+            }
+            prop_assert!(answer.len() < 1200, "{} bytes: {}", answer.len(), &answer[..200]);
+        }
+    }
+}

@@ -87,7 +87,8 @@ pub struct PlayArgs {
         value_parser = crate::core::cli::parse_seconds)]
     pub time: Option<f64>,
     /// Memory limit in megabytes (1 to 1048576): fewer threads run when -c of them would not fit
-    /// (a search peaks at 28 MB on the qualifier problems).
+    /// (a thread takes ~32 MB plus 700 bytes a board cell: 28 MB on the qualifier problems, 850
+    /// MB on a 128 x 10000 board; one thread runs whatever the limit).
     #[arg(short = 'm', long = "memory", value_name = "MEGABYTES", value_parser = crate::core::cli::parse_megabytes)]
     pub memory: Option<u64>,
     /// Threads to play seeds on, 1 to 1024, capped at the cores this process may use [default: 1].
@@ -152,7 +153,8 @@ pub fn run_with(
             let setups = load_problems(&args.files)?;
             let time = Duration::from_secs_f64(args.time.unwrap_or(3600.0));
             let cores = crate::core::cli::threads_available(args.cores.unwrap_or(1));
-            let threads = super::play::threads_within(cores, args.memory);
+            let cells = setups.iter().map(|s| s.width() * s.height()).max();
+            let threads = super::play::threads_within(cores, args.memory, cells.unwrap_or(0));
             let played = super::play::play_all(&setups, &phrases, time, threads);
             writeln!(out, "{}", Solution::to_json(&played))
                 .and_then(|()| out.flush())

@@ -52,9 +52,16 @@ pub const LEADERBOARD_TSV: &str = include_str!("../../data/icfp2015/leaderboard.
 /// problem 24 at 10 MB (2026-11-22); the beam's width is bounded (`solver::MAX_WIDTH`).
 const MEGABYTES_PER_THREAD: u64 = 32;
 
-/// The threads to run for `-c cores` under `-m megabytes`: as many as fit, at least one.
-pub fn threads_within(cores: usize, megabytes: Option<u64>) -> usize {
-    let fit = megabytes.map_or(usize::MAX, |m| (m / MEGABYTES_PER_THREAD).max(1) as usize);
+/// What a thread holds per board cell beyond that (position grids of 6 rotations, distances,
+/// back links): 128-wide boards of 1,000 and 4,000 rows peak at 96 and 351 MB with `-c 1`, 665
+/// bytes a cell (2026-11-25), so 128 x 10,000 takes 816 MB a thread.
+const BYTES_PER_CELL: u64 = 700;
+
+/// The threads to run for `-c cores` under `-m megabytes` on boards of at most `cells`: as many
+/// as fit, at least one (which on the largest legal board needs ~900 MB whatever `-m` says).
+pub fn threads_within(cores: usize, megabytes: Option<u64>, cells: usize) -> usize {
+    let per_thread = MEGABYTES_PER_THREAD + ((cells as u64).saturating_mul(BYTES_PER_CELL) >> 20);
+    let fit = megabytes.map_or(usize::MAX, |m| (m / per_thread).max(1) as usize);
     cores.clamp(1, fit)
 }
 
@@ -339,10 +346,13 @@ mod tests {
 
     #[test]
     fn memory_limits_the_threads() {
-        assert_eq!(threads_within(4, None), 4);
-        assert_eq!(threads_within(4, Some(1000)), 4);
-        assert_eq!(threads_within(4, Some(70)), 2);
-        assert_eq!(threads_within(4, Some(1)), 1);
-        assert_eq!(threads_within(0, Some(1000)), 1);
+        assert_eq!(threads_within(4, None, 100), 4);
+        assert_eq!(threads_within(4, Some(1000), 100), 4);
+        assert_eq!(threads_within(4, Some(70), 100), 2);
+        assert_eq!(threads_within(4, Some(1), 100), 1);
+        assert_eq!(threads_within(0, Some(1000), 100), 1);
+        // The largest legal board: two threads would take 1.7 GB of the contest's 1024 MB.
+        assert_eq!(threads_within(2, Some(1024), 128 * 10_000), 1);
+        assert_eq!(threads_within(2, None, 128 * 10_000), 2);
     }
 }

@@ -239,7 +239,7 @@ impl<'a> Engine<'a> {
     /// The puzzle's answer for `board` after `depth` turns, with lane operations `K`.
     /// Inlined into each kernel's entry point (see `arch`).
     #[inline(always)]
-    pub fn run<K: LaneOps>(
+    pub(crate) fn run<K: LaneOps>(
         &mut self,
         board: &Board,
         depth: u32,

@@ -8,6 +8,8 @@ pub mod engine;
 pub mod input;
 pub mod memory;
 pub mod reference;
+#[cfg(test)]
+mod table_checks;
 pub mod tables;
 
 pub use arch::{select, Kernel, KernelChoice};

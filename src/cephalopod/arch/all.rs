@@ -3,7 +3,7 @@
 use super::LaneOps;
 use crate::cephalopod::tables::{Lanes, HASH_SLICE, LANE_PERMUTATION, SYMMETRY_XOR};
 
-pub struct Portable;
+pub(crate) struct Portable;
 
 impl LaneOps for Portable {
     type V = [u32; 8];

@@ -1,9 +1,9 @@
 //! The eight-lane operations the engine is written against, and the choice of kernel: AVX2
 //! when the CPU has it (detected once), else the portable one, which gives identical results.
 
-pub mod all;
+pub(crate) mod all;
 #[cfg(target_arch = "x86_64")]
-pub mod x86_64;
+pub(crate) mod x86_64;
 
 use super::board::Board;
 use super::engine::{Engine, LayerStats};
@@ -11,7 +11,7 @@ use super::tables::{Lanes, NEIGHBOUR_SHIFTS};
 
 /// One value per symmetry lane. The engine is generic over this and is inlined into each
 /// kernel's entry point, so the AVX2 build of the loop sees AVX2 types throughout.
-pub trait LaneOps {
+pub(crate) trait LaneOps {
     type V: Copy;
     fn zero() -> Self::V;
     fn splat(x: u32) -> Self::V;

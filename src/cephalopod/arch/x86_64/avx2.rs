@@ -9,7 +9,7 @@ use crate::cephalopod::tables::{
 };
 use std::arch::x86_64::*;
 
-pub struct Avx2;
+pub(crate) struct Avx2;
 
 // SAFETY (for every method below): each is only called from code compiled with
 // `#[target_feature(enable = "avx2,bmi1,bmi2")]`, which the dispatcher enters only after runtime
@@ -118,7 +118,7 @@ impl LaneOps for Avx2 {
 /// # Safety
 /// The CPU must support AVX2, BMI1 and BMI2.
 #[target_feature(enable = "avx2,bmi1,bmi2")]
-pub unsafe fn run(
+pub(crate) unsafe fn run(
     engine: &mut Engine,
     board: &Board,
     depth: u32,

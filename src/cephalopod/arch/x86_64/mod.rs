@@ -1,3 +1,3 @@
 //! x86_64 kernels.
 
-pub mod avx2;
+pub(crate) mod avx2;

@@ -1,11 +1,11 @@
 //! Every build-time cephalopod table checked against brute force over boards: symmetry images,
 //! lane hashes, lane permutations, move deltas and images, hash sums, and the layer bound.
 
-use podium::cephalopod::arch::all::Portable;
-use podium::cephalopod::arch::LaneOps;
-use podium::cephalopod::tables::*;
-use podium::cephalopod::Board;
-use podium::core::rng::Rng;
+use crate::cephalopod::arch::all::Portable;
+use crate::cephalopod::arch::LaneOps;
+use crate::cephalopod::tables::*;
+use crate::cephalopod::Board;
+use crate::core::rng::Rng;
 use std::collections::HashMap;
 
 /// The 8 symmetries of the 3x3 square, written independently of tables/: rotate, then mirror.

@@ -28,6 +28,10 @@ pub const MANIFEST: Manifest = Manifest {
             source: include_str!("../core/rng.rs"),
         },
         Module {
+            path: "core::stamp",
+            source: include_str!("../core/stamp.rs"),
+        },
+        Module {
             path: "core::text",
             source: include_str!("../core/text.rs"),
         },

@@ -10,5 +10,6 @@ pub mod cpu;
 pub mod http;
 pub mod prefetch;
 pub mod rng;
+pub mod stamp;
 pub mod text;
 pub mod timer;

@@ -16,6 +16,7 @@
 use super::board::{neighbour, travel, Dir, Kind, Outcome, Problem, Turn, EMPTY};
 use super::score;
 use crate::core::rng::Rng;
+use crate::core::stamp::StampSet;
 use crate::core::timer::Deadline;
 
 /// What a run produced.
@@ -27,16 +28,14 @@ pub struct Solved {
     pub iterations: u64,
 }
 
-const UNSEEN: u32 = 0;
-
 struct Search {
     n: usize,
     start: Vec<i8>,
     /// Cell index of each block id.
     home: Vec<usize>,
     value: Vec<i8>,
-    seen: Vec<u32>,
-    generation: u32,
+    /// Cells the current distance search has reached.
+    seen: StampSet,
     queue: Vec<(u16, u16)>,
     /// For path recovery: (previous cell, kind, dir) of each reached cell.
     parent: Vec<(u16, Kind, Dir)>,
@@ -63,8 +62,7 @@ impl Search {
             n: problem.n,
             start: problem.cells.clone(),
             value,
-            seen: vec![UNSEEN; cells],
-            generation: UNSEEN,
+            seen: StampSet::new(cells),
             queue: Vec::with_capacity(cells),
             parent: vec![(0, Kind::Move, Dir::Up); cells],
             hit: (0, Kind::Move, Dir::Up),
@@ -83,15 +81,10 @@ impl Search {
         }
         let value = cells[from];
         cells[from] = EMPTY;
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == UNSEEN {
-            self.seen.fill(UNSEEN);
-            self.generation = 1;
-        }
-        let generation = self.generation;
+        self.seen.clear();
         self.queue.clear();
         self.queue.push((from as u16, 0));
-        self.seen[from] = generation;
+        self.seen.insert(from);
         let mut head = 0;
         let mut found = None;
         'search: while head < self.queue.len() {
@@ -109,8 +102,7 @@ impl Search {
                             found = Some(depth as usize + 1);
                             break 'search;
                         }
-                        Outcome::Moved(to) if self.seen[to] != generation => {
-                            self.seen[to] = generation;
+                        Outcome::Moved(to) if self.seen.insert(to) => {
                             self.parent[to] = (at as u16, kind, dir);
                             if (depth as usize) + 2 <= limit {
                                 self.queue.push((to as u16, depth + 1));

@@ -24,7 +24,9 @@ use super::figures::{Figure, ORIENTATIONS};
 use super::rules;
 use super::signature::Signature;
 use super::solution::Placement;
+use crate::core::budget::{Budget, Exhausted};
 use crate::core::rng::{splitmix64, Rng};
+use crate::core::timer::Deadline;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
@@ -239,7 +241,7 @@ enum Attempt {
     Solved(Vec<Placement>),
     Exhausted,
     Cut,
-    OutOfBudget(&'static str),
+    OutOfBudget(Exhausted),
 }
 
 struct Engine {
@@ -257,9 +259,7 @@ struct Engine {
     memo: Memo,
     rng: Rng,
     order_mode: Order,
-    node_budget: u64,
-    deadline: Option<Instant>,
-    time_budget: Option<Duration>,
+    budget: Budget,
     stats: Stats,
 }
 
@@ -336,9 +336,13 @@ impl Engine {
             memo: Memo::default(),
             rng: Rng::new(options.seed),
             order_mode: options.order,
-            node_budget: options.node_budget.unwrap_or(u64::MAX),
-            deadline: options.time_budget.map(|t| Instant::now() + t),
-            time_budget: options.time_budget,
+            budget: {
+                let nodes = Budget::nodes(options.node_budget.unwrap_or(u64::MAX));
+                match options.time_budget {
+                    Some(limit) => nodes.with_deadline(Deadline::after(limit)),
+                    None => nodes,
+                }
+            },
             stats: Stats::default(),
         }
     }
@@ -359,12 +363,15 @@ impl Engine {
                 }
                 Attempt::Cut => {}
                 Attempt::OutOfBudget(which) => {
-                    let spent = match which {
-                        "time" => format!(
+                    let spent = match (which, self.budget.deadline()) {
+                        (Exhausted::Time, Some(deadline)) => format!(
                             "the time budget of {:.3} s",
-                            self.time_budget.unwrap_or_default().as_secs_f64()
+                            deadline.limit().as_secs_f64()
                         ),
-                        _ => format!("the node budget of {} placements", self.node_budget),
+                        _ => format!(
+                            "the node budget of {} placements",
+                            self.budget.node_limit().unwrap_or(u64::MAX)
+                        ),
                     };
                     return Outcome::GaveUp(format!(
                         "gave up: {spent} ran out after {} placements in {} attempts over {:.3} s, neither a tiling nor a proof found",
@@ -521,16 +528,6 @@ impl Engine {
         super::figures::identify(&cells).is_some_and(|o| self.counts[o.figure.index()] > 0)
     }
 
-    fn check_budget(&self) -> Option<&'static str> {
-        if self.stats.nodes >= self.node_budget {
-            return Some("nodes");
-        }
-        if self.stats.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Some("time");
-        }
-        None
-    }
-
     fn attempt(&mut self, limit: u64) -> Attempt {
         self.board.copy_from_slice(&self.empty);
         self.counts = self.initial;
@@ -576,7 +573,7 @@ impl Engine {
                 self.stats.nodes += 1;
                 nodes += 1;
                 since_deepest += 1;
-                if let Some(which) = self.check_budget() {
+                if let Err(which) = self.budget.spend() {
                     return Attempt::OutOfBudget(which);
                 }
                 if nodes > limit {

@@ -6,7 +6,8 @@ use podium::bananagrams::board::Board;
 use podium::bananagrams::dict::Lexicon;
 use podium::bananagrams::letters::Tiles;
 use podium::bananagrams::movegen::{generate, MoveList, Options};
-use podium::bananagrams::solver::{extend, solve, Budget, Verdict};
+use podium::bananagrams::solver::{extend, solve, Verdict};
+use podium::core::budget::Budget;
 use podium::core::rng::Rng;
 use std::time::Instant;
 

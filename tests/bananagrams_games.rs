@@ -174,7 +174,8 @@ fn calibrate_work_units() {
     use podium::bananagrams::game::ThreadCpu;
     use podium::bananagrams::letters::Tiles;
     use podium::bananagrams::movegen::{generate, MoveList, Options};
-    use podium::bananagrams::solver::{extend, solve_with_stats, Budget, Verdict};
+    use podium::bananagrams::solver::{extend, solve_with_stats, Verdict};
+    use podium::core::budget::Budget;
     use podium::core::rng::Rng;
     let lexicon = Lexicon::enable();
     let mut rng = Rng::new(3);

@@ -4,9 +4,10 @@
 use super::dict::{Lexicon, Place};
 use super::games_bench::{bench, GamesArgs};
 use super::letters::{BadHand, Tiles, MAX_HAND};
-use super::solver::{solve_until, Budget, Verdict};
+use super::solver::{solve_with_stats, Verdict};
 use super::svg;
 use super::validate::validate;
+use crate::core::budget::Budget;
 use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
 use std::io::Write;
@@ -150,8 +151,11 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
             let lexicon = dict.load()?;
             let started = Instant::now();
             let deadline = Deadline::from_secs_f64(budget.max(0.0));
-            let (verdict, stats) =
-                solve_until(&lexicon.dawg, &hand, Budget::nodes(nodes), Some(&deadline));
+            let (verdict, stats) = solve_with_stats(
+                &lexicon.dawg,
+                &hand,
+                Budget::nodes(nodes).with_deadline(deadline),
+            );
             if verbose {
                 eprintln!(
                     "{} tiles, {} nodes, {} moves generated, {:.3} ms",
@@ -319,11 +323,10 @@ pub fn hands(
         });
         let started = Instant::now();
         let deadline = Deadline::from_secs_f64(budget);
-        let (verdict, stats) = solve_until(
+        let (verdict, stats) = solve_with_stats(
             &lexicon.dawg,
             &hand,
-            Budget::nodes(u64::MAX),
-            Some(&deadline),
+            Budget::unlimited().with_deadline(deadline),
         );
         let elapsed = started.elapsed();
         let outcome = match &verdict {

@@ -13,6 +13,7 @@ use super::letters::Tiles;
 use super::movegen::{generate, Move, MoveList, Options};
 use super::scorers::{LetterStats, Scorer, VOWELS};
 use super::solver;
+use crate::core::budget::Budget;
 use std::sync::Arc;
 
 /// What a player may know about the game when it acts.
@@ -637,7 +638,7 @@ impl Player for Strategist {
 
 /// A whole grid from `hand`, and the work it took (moves the solver generated).
 fn hand_solve(dawg: &Dawg, hand: &Tiles, nodes: u64) -> (Option<Board>, u64) {
-    match solver::solve_with_stats(dawg, hand, solver::Budget::nodes(nodes)) {
+    match solver::solve_with_stats(dawg, hand, Budget::nodes(nodes)) {
         (solver::Verdict::Solved(board), stats) => (Some(*board), stats.moves),
         (_, stats) => (None, stats.moves),
     }
@@ -652,7 +653,7 @@ fn hand_extend(
     rebuild: bool,
 ) -> (Option<Board>, u64) {
     let (extended, stats) =
-        solver::extend_with_stats(dawg, board, new, solver::Budget::nodes(nodes), rebuild);
+        solver::extend_with_stats(dawg, board, new, Budget::nodes(nodes), rebuild);
     (extended, stats.moves)
 }
 

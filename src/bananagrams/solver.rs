@@ -12,22 +12,12 @@ use super::board::{Board, Dir, Placement, SIZE};
 use super::dict::{Dawg, Node, ROOT};
 use super::letters::{Tiles, LETTERS};
 use super::movegen::{generate, MoveList, Options};
+use crate::core::budget::Budget;
 use crate::core::rng::splitmix64;
-use crate::core::timer::Deadline;
 use std::collections::HashSet;
 
-/// How much search a call may do, in search nodes (grids expanded): deterministic, unlike a
-/// clock.
-#[derive(Clone, Copy, Debug)]
-pub struct Budget {
-    pub nodes: u64,
-}
-
-impl Budget {
-    pub const fn nodes(nodes: u64) -> Budget {
-        Budget { nodes }
-    }
-}
+/// A node (a grid expanded) generates its moves, so the clock is read every 2^5 of them.
+const CLOCK_EVERY_SHIFT: u32 = 5;
 
 pub enum Verdict {
     Solved(Box<Board>),
@@ -54,17 +44,8 @@ pub fn solve(dawg: &Dawg, hand: &Tiles, budget: Budget) -> Verdict {
     solve_with_stats(dawg, hand, budget).0
 }
 
+/// The search's budget counts grids expanded (deterministic), and its deadline if it has one.
 pub fn solve_with_stats(dawg: &Dawg, hand: &Tiles, budget: Budget) -> (Verdict, Stats) {
-    solve_until(dawg, hand, budget, None)
-}
-
-/// [`solve_with_stats`], also giving up at `deadline`.
-pub fn solve_until(
-    dawg: &Dawg,
-    hand: &Tiles,
-    budget: Budget,
-    deadline: Option<&Deadline>,
-) -> (Verdict, Stats) {
     if hand.is_empty() {
         return (Verdict::Impossible("no tiles".into()), Stats::default());
     }
@@ -77,7 +58,6 @@ pub fn solve_until(
         return (Verdict::Impossible(proof), Stats::default());
     }
     let mut search = Search::new(dawg, Board::new(), *hand, budget);
-    search.deadline = deadline.cloned();
     let found = search.broadening();
     let stats = search.stats;
     if found {
@@ -107,7 +87,7 @@ pub fn extend_with_stats(
         total.nodes += stats.nodes;
         total.moves += stats.moves;
     };
-    let mut search = Search::new(dawg, board.clone(), *new, Budget::nodes(budget.nodes / 4));
+    let mut search = Search::new(dawg, board.clone(), *new, budget.share(0.25));
     let found = search.broadening();
     add(search.stats);
     if found {
@@ -120,7 +100,7 @@ pub fn extend_with_stats(
         if !lift_one_word(dawg, &mut trial, &mut hand) {
             break;
         }
-        let mut search = Search::new(dawg, trial.clone(), hand, Budget::nodes(budget.nodes / 8));
+        let mut search = Search::new(dawg, trial.clone(), hand, budget.share(0.125));
         let found = search.broadening();
         add(search.stats);
         if found {
@@ -130,11 +110,7 @@ pub fn extend_with_stats(
     if !rebuild {
         return (None, total);
     }
-    let (verdict, stats) = solve_with_stats(
-        dawg,
-        &board.tiles().union(new),
-        Budget::nodes(budget.nodes / 2),
-    );
+    let (verdict, stats) = solve_with_stats(dawg, &board.tiles().union(new), budget.share(0.5));
     add(stats);
     match verdict {
         Verdict::Solved(board) => (Some(*board), total),
@@ -391,7 +367,6 @@ struct Search<'a> {
     hash: u64,
     seen: HashSet<u64>,
     lists: Vec<MoveList>,
-    deadline: Option<Deadline>,
     out_of_budget: bool,
     /// Moves tried per grid in this pass, best first.
     width: usize,
@@ -411,12 +386,11 @@ impl<'a> Search<'a> {
             dawg,
             board,
             hand,
-            budget,
+            budget: budget.with_clock_every(CLOCK_EVERY_SHIFT),
             stats: Stats::default(),
             hash,
             seen: HashSet::new(),
             lists: Vec::new(),
-            deadline: None,
             out_of_budget: false,
             width: usize::MAX,
             narrowed: false,
@@ -450,10 +424,7 @@ impl<'a> Search<'a> {
         if self.hand.is_empty() {
             return true;
         }
-        if self.stats.nodes >= self.budget.nodes
-            || (self.stats.nodes.is_multiple_of(32)
-                && self.deadline.as_ref().is_some_and(Deadline::expired))
-        {
+        if self.budget.spend().is_err() {
             self.out_of_budget = true;
             return false;
         }

@@ -840,11 +840,6 @@ mod slider {
                 );
                 prop_assert_eq!(Problem::parse(&problem.to_text()), Ok(problem));
             }
-            // A known bug, kept by `a_long_token_after_the_last_cell_is_quoted_briefly`: this
-            // message quotes the whole token, so only its prefix and single line are checked.
-            Err(e) if e.ends_with("after the last cell") => {
-                prop_assert!(e.starts_with("slider input: ") && !e.contains(['\n', '\r']));
-            }
             Err(e) => check_error(&e, "slider input: ")?,
         }
         Ok(())
@@ -1035,7 +1030,6 @@ mod slider {
     }
 
     #[test]
-    #[ignore = "bug: Problem::parse quotes a token after the last cell whole (src/slider/board.rs), so a 1 MB token is a 1 MB error"]
     fn a_long_token_after_the_last_cell_is_quoted_briefly() {
         let text = format!("1\n1\n0\n0\n{}\n", "x".repeat(1 << 20));
         let message = Problem::parse(&text).unwrap_err();
@@ -1043,7 +1037,6 @@ mod slider {
     }
 
     #[test]
-    #[ignore = "bug: the scorer reads row -0 as 0 but parse_turns (src/slider/board.rs, used by `slider show`) drops the line, so the replay differs from the scored game"]
     fn a_row_written_minus_0_is_replayed_as_scored() {
         let problem = Problem::parse("2 2 1\n2 -1\n0 0\n").unwrap();
         let text = "1\n-0 0 M R\n";
@@ -1064,7 +1057,6 @@ mod bananagrams {
     use podium::bananagrams::letters::{BadHand, Tiles, MAX_HAND};
     use podium::bananagrams::validate::{validate, Invalid};
     use std::collections::{BTreeSet, HashSet};
-    use std::time::{Duration, Instant};
 
     fn enable() -> &'static Lexicon {
         static ENABLE: OnceLock<Lexicon> = OnceLock::new();
@@ -1205,16 +1197,7 @@ mod bananagrams {
 
     const GRID_TOKENS: &[&str] = &[".", "A", "q", "#", ".....", "AA", "\n.\n", "\u{c9}"];
 
-    /// Grids whose text spans more cells (lines times the longest line) are not checked: a known
-    /// bug, kept by `a_wide_and_tall_grid_of_one_tile_is_checked_quickly`, makes the validator
-    /// allocate and scan every one of them.
-    const MAX_GRID_CELLS: usize = 1 << 24;
-
     fn check_grid(grid: &str, hand: &Tiles) -> Result<(), TestCaseError> {
-        let widest = grid.lines().map(str::len).max().unwrap_or(0);
-        if grid.lines().count() * widest > MAX_GRID_CELLS {
-            return Ok(());
-        }
         if let Err(fault) = validate(grid, hand, &enable().list) {
             check_error(&fault.to_string(), "")?;
         }
@@ -1319,14 +1302,11 @@ mod bananagrams {
     }
 
     #[test]
-    #[ignore = "bug: validate allocates and scans lines x longest line cells (src/bananagrams/validate.rs): this 32 KB grid takes 256 MB and 0.3 s, a 1 MB one asks for 250 GB"]
-    fn a_wide_and_tall_grid_of_one_tile_is_checked_quickly() {
-        let side = 16_000;
+    fn a_wide_and_tall_grid_of_one_tile_is_checked() {
+        // 1 MB of text: the validator once allocated lines x longest line cells, 250 GB here.
+        let side = 500_000;
         let grid = format!("A\n{}\n{}", ".".repeat(side), "\n".repeat(side));
-        let start = Instant::now();
         let verdict = validate(&grid, &Tiles::parse("A").unwrap(), &enable().list);
-        let took = start.elapsed();
         assert_eq!(verdict, Ok(()));
-        assert!(took < Duration::from_millis(50), "{took:?}");
     }
 }

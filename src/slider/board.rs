@@ -202,7 +202,8 @@ impl Problem {
         }
         if let Some((line, token)) = tokens.next() {
             return Err(format!(
-                "slider input: line {line}: unexpected {token:?} after the last cell"
+                "slider input: line {line}: unexpected \"{}\" after the last cell",
+                quote(token)
             ));
         }
         Ok(Problem {
@@ -242,9 +243,11 @@ pub fn parse_turns(output: &str) -> Vec<Turn> {
                 _ => return None,
             };
             let dir = Dir::ALL.into_iter().find(|x| x.letter().to_string() == d)?;
+            // Read as the scorer reads them (`-0` is row 0), so a replay is the scored game.
+            let index = |t: &str| t.parse::<i64>().ok().and_then(|v| usize::try_from(v).ok());
             Some(Turn {
-                row: r.parse().ok()?,
-                col: c.parse().ok()?,
+                row: index(r)?,
+                col: index(c)?,
                 kind,
                 dir,
             })

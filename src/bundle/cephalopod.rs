@@ -66,7 +66,11 @@ pub const MANIFEST: Manifest = Manifest {
         },
         tables::SUPPORT,
     ],
-    omit: &["cephalopod::cases", "cephalopod::reference"],
+    omit: &[
+        "cephalopod::cases",
+        "cephalopod::cli",
+        "cephalopod::reference",
+    ],
     generated: &[Generated {
         file: "cephalopod_tables.rs",
         text: tables_text,

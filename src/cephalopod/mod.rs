@@ -4,6 +4,7 @@
 pub mod arch;
 pub mod board;
 pub mod cases;
+pub mod cli;
 pub mod engine;
 pub mod input;
 pub mod memory;

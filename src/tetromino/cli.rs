@@ -13,7 +13,7 @@ use crate::core::http::Limits;
 use crate::core::rng::Rng;
 use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Subcommand, Debug, Clone)]
 pub enum TetrominoCommand {
@@ -305,4 +305,46 @@ pub fn run_with(
             Ok(())
         }
     }
+}
+
+/// The contest server's 28 recorded signatures, each solved and verified; false on a failure.
+pub fn bench_server_signatures() -> Result<bool, CliError> {
+    let mut out = std::io::stdout();
+    use super::{solve, verify, Options, Outcome, Signature};
+    const SERVER: &str = include_str!("../../data/tetromino/server_signatures.txt");
+    writeln!(
+        out,
+        "tetromino (the contest server's 28 signatures; solved and verified)"
+    )?;
+    writeln!(
+        out,
+        "{:>4} {:<40} {:>8} {:>10}",
+        "N", "signature", "result", "ms"
+    )?;
+    let (mut all_ok, mut total) = (true, Duration::ZERO);
+    for line in SERVER
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let (size, text) = line
+            .split_once(' ')
+            .expect("bundled signatures are `N SIGNATURE`");
+        let size: usize = size.parse().expect("bundled sizes are numbers");
+        let signature = Signature::parse(text.trim()).expect("bundled signatures parse");
+        let start = Instant::now();
+        let (outcome, _) = solve(size, &signature, &Options::default());
+        let time = start.elapsed();
+        total += time;
+        let ok = matches!(&outcome, Outcome::Solved(p) if verify(size, &signature, p).is_ok());
+        all_ok &= ok;
+        let shown: String = text.chars().take(40).collect();
+        writeln!(
+            out,
+            "{size:>4} {shown:<40} {:>8} {:>10.3}",
+            if ok { "ok" } else { "FAIL" },
+            time.as_secs_f64() * 1e3
+        )?;
+    }
+    writeln!(out, "total {:.3} ms", total.as_secs_f64() * 1e3)?;
+    Ok(all_ok)
 }

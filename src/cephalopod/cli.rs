@@ -1,0 +1,244 @@
+//! `podium cephalopod`, `verify cephalopod` and the cephalopod section of `podium bench`: the
+//! clap arguments and their runners.
+
+use super::{cases, memory, reference, Engine, Kernel, KernelChoice, LayerStats, Problem};
+use crate::core::cli::{CliError, EXIT_INVALID};
+use crate::core::counters::{peak_rss_bytes, CounterReport, CounterSet};
+use clap::{Args, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// `podium cephalopod`: the sum of final-board hashes after DEPTH turns (CodinGame input).
+#[derive(Args, Debug)]
+pub struct CephalopodArgs {
+    /// Input file (depth, then 3 lines of 3 cells 0..6); stdin when absent.
+    pub file: Option<PathBuf>,
+    /// Also print per-depth state counts, time per phase, peak memory and counters.
+    #[arg(long)]
+    pub stats: bool,
+    #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
+    pub kernel: KernelArg,
+    /// Fault in the memory of the widest public case before reading the input, as a
+    /// CodinGame submission would (costs ~3 ms, so it only pays when the clock starts
+    /// at the input).
+    #[arg(long)]
+    pub prefault: bool,
+}
+
+/// Which lane kernel runs: the fastest this CPU has, or one named.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum KernelArg {
+    Auto,
+    Avx2,
+    Portable,
+}
+
+impl From<KernelArg> for KernelChoice {
+    fn from(k: KernelArg) -> KernelChoice {
+        match k {
+            KernelArg::Auto => KernelChoice::Auto,
+            KernelArg::Avx2 => KernelChoice::Avx2,
+            KernelArg::Portable => KernelChoice::Portable,
+        }
+    }
+}
+
+pub fn run(args: CephalopodArgs) -> Result<(), CliError> {
+    solve_file(args.file, args.stats, args.prefault, args.kernel.into())
+}
+
+fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    match file {
+        Some(path) => {
+            bytes = std::fs::read(path)
+                .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?
+        }
+        None => {
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|e| CliError::input(format!("cannot read stdin: {e}")))?;
+        }
+    }
+    Ok(bytes)
+}
+
+fn solve_file(
+    file: Option<PathBuf>,
+    stats: bool,
+    prefault: bool,
+    choice: KernelChoice,
+) -> Result<(), CliError> {
+    let mut out = std::io::stdout();
+    let kernel = super::select(choice).map_err(CliError::input)?;
+    let clock = Instant::now();
+    let arena = memory::arena();
+    let mut buffers = memory::buffers(&arena);
+    if prefault {
+        memory::prefault_for(&mut buffers, super::engine::PREFAULT_STATES);
+    }
+    let reserved = clock.elapsed();
+    let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
+    let read = clock.elapsed();
+    let mut layers = Vec::new();
+    let mut engine = Engine::new(buffers);
+    let counters = stats.then(CounterSet::start);
+    let parsed = clock.elapsed();
+    let answer = super::arch::run(
+        &mut engine,
+        kernel,
+        &problem.board,
+        problem.depth,
+        stats.then_some(&mut layers),
+    );
+    let solved = clock.elapsed();
+    writeln!(out, "{answer}")?;
+    if let Some(counters) = counters {
+        print_stats(
+            kernel,
+            &layers,
+            [reserved, read, parsed, solved],
+            counters.stop(),
+        );
+    }
+    Ok(())
+}
+
+fn print_stats(
+    kernel: Kernel,
+    layers: &[LayerStats],
+    [reserved, read, parsed, solved]: [Duration; 4],
+    counters: CounterReport,
+) {
+    eprintln!(
+        "kernel: {} (cpu: {})",
+        kernel.name(),
+        crate::core::cpu::features()
+    );
+    eprintln!(
+        "{:>5} {:>9} {:>11} {:>9} {:>9}",
+        "depth", "states", "children", "terminal", "ms"
+    );
+    for l in layers {
+        eprintln!(
+            "{:>5} {:>9} {:>11} {:>9} {:>9.3}",
+            l.depth,
+            l.states,
+            l.children,
+            l.terminal,
+            l.nanos as f64 / 1e6
+        );
+    }
+    let total_states: usize = layers.iter().map(|l| l.states).sum();
+    let children: u64 = layers.iter().map(|l| l.children).sum();
+    let widest = layers.iter().map(|l| l.states).max().unwrap_or(0);
+    eprintln!("states: {total_states} expanded over all depths, {widest} at the widest; {children} children");
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    eprintln!(
+        "time: reserve {:.3} ms, read+parse {:.3} ms, open counters {:.3} ms, solve {:.3} ms, total {:.3} ms",
+        ms(reserved),
+        ms(read - reserved),
+        ms(parsed - read),
+        ms(solved - parsed),
+        ms(solved)
+    );
+    eprintln!(
+        "peak RSS: {:.1} MiB",
+        peak_rss_bytes() as f64 / (1 << 20) as f64
+    );
+    eprintln!("counters during the solve:\n{counters}");
+}
+
+/// The bundled cases, each the median of `runs` solves, against their known answers.
+pub fn bench(filter: Option<&str>, runs: usize, choice: KernelChoice) -> Result<(), CliError> {
+    let mut out = std::io::stdout();
+    let kernel = super::select(choice).map_err(CliError::input)?;
+    let all = cases::all();
+    let selected: Vec<_> = all
+        .iter()
+        .filter(|c| filter.is_none_or(|f| c.id.contains(f)))
+        .collect();
+    if selected.is_empty() {
+        return Err(CliError::input(format!(
+            "bench: no cephalopod case id contains '{}'",
+            crate::core::cli::quote(filter.unwrap_or_default())
+        )));
+    }
+    let arena = memory::arena();
+    let mut buffers = memory::buffers(&arena);
+    memory::prefault_for(&mut buffers, super::engine::PREFAULT_STATES);
+    let mut engine = Engine::new(buffers);
+    writeln!(
+        out,
+        "cephalopod ({} kernel, median of {runs} runs)",
+        kernel.name()
+    )?;
+    writeln!(
+        out,
+        "{:<14} {:>5} {:>11} {:>11} {:>4} {:>10}",
+        "case", "depth", "answer", "expected", "ok", "ms"
+    )?;
+    let mut failures = 0;
+    let mut total = Duration::ZERO;
+    for case in selected {
+        let mut times = Vec::with_capacity(runs);
+        let mut answer = 0;
+        for _ in 0..runs {
+            let start = Instant::now();
+            answer = super::arch::run(&mut engine, kernel, case.board(), case.problem.depth, None);
+            times.push(start.elapsed());
+        }
+        times.sort();
+        let median = times[runs / 2];
+        total += median;
+        let ok = answer == case.expected;
+        failures += usize::from(!ok);
+        writeln!(
+            out,
+            "{:<14} {:>5} {:>11} {:>11} {:>4} {:>10.3}",
+            case.id,
+            case.problem.depth,
+            answer,
+            case.expected,
+            if ok { "ok" } else { "FAIL" },
+            median.as_secs_f64() * 1e3
+        )?;
+    }
+    writeln!(
+        out,
+        "total {:.3} ms (sum of medians, solve only, in-process)",
+        total.as_secs_f64() * 1e3
+    )?;
+    if failures > 0 {
+        return Err(CliError::new(
+            EXIT_INVALID,
+            format!("cephalopod: {failures} wrong answers"),
+        ));
+    }
+    Ok(())
+}
+
+/// Recomputes an answer by brute force over boards (the solver's, without `answer`).
+pub fn verify(file: Option<PathBuf>, answer: Option<u32>) -> Result<(), CliError> {
+    let mut out = std::io::stdout();
+    let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
+    let claimed = match answer {
+        Some(a) => a,
+        None => super::solve(
+            &problem,
+            super::select(KernelChoice::Auto).map_err(CliError::input)?,
+        ),
+    };
+    let truth = reference::answer(&problem.board, problem.depth);
+    if claimed == truth {
+        writeln!(out, "ok: {truth}")?;
+        Ok(())
+    } else {
+        Err(CliError::new(
+            EXIT_INVALID,
+            format!("cephalopod: answer {claimed} is wrong, the rules give {truth}"),
+        ))
+    }
+}

@@ -13,6 +13,7 @@ use std::time::Duration;
 #[command(
     name = "podium",
     version,
+    propagate_version = true,
     about = "Fast, strong solvers for five contest problems"
 )]
 struct Cli {
@@ -53,15 +54,16 @@ enum Command {
         #[arg(long)]
         filter: Option<String>,
         /// ICFP 2015: seconds per problem.
-        #[arg(long, default_value_t = 0.5, allow_negative_numbers = true, value_parser = podium::core::cli::parse_seconds)]
+        #[arg(long = "icfp-time", alias = "icfp-seconds", value_name = "SECONDS", default_value_t = 0.5, allow_negative_numbers = true, value_parser = podium::core::cli::parse_seconds)]
         icfp_seconds: f64,
         /// Slider: seconds per instance (the contest's limit is 10; `podium slider bench` runs
         /// the full 9.5).
-        #[arg(long, default_value_t = 0.25, allow_negative_numbers = true, value_parser = podium::core::cli::parse_seconds)]
+        #[arg(long = "slider-time", alias = "slider-seconds", value_name = "SECONDS", default_value_t = 0.25, allow_negative_numbers = true, value_parser = podium::core::cli::parse_seconds)]
         slider_seconds: f64,
         /// Runs per case; the table shows the median time.
         #[arg(long, default_value_t = 3, value_parser = |t: &str| podium::core::cli::parse_bounded(t, "runs", 1, 1000))]
         runs: u64,
+        /// Cephalopod: the lane kernel (auto: the fastest this CPU has).
         #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
         kernel: KernelArg,
     },

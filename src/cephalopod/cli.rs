@@ -17,6 +17,7 @@ pub struct CephalopodArgs {
     /// Also print per-depth state counts, time per phase, peak memory and counters.
     #[arg(long)]
     pub stats: bool,
+    /// The lane kernel (auto: the fastest this CPU has, detected once).
     #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
     pub kernel: KernelArg,
     /// Fault in the memory of the widest public case before reading the input, as a

@@ -20,6 +20,7 @@ pub enum TetrominoCommand {
     /// Tile the N x N square with the signature's figures: the contest JSON on stdout, or
     /// "unsolvable: REASON" (exit 3), or "gave up" at the budget (exit 4).
     Solve {
+        /// The square's side, an even number up to the solver's limit.
         #[arg(long, short = 'n', value_name = "N")]
         size: usize,
         /// Counts per figure, e.g. I1,J1,L1,Z1 (omitted figures: 0).
@@ -36,7 +37,7 @@ pub enum TetrominoCommand {
         no_color: bool,
         /// Give up (exit 4) after this many seconds, 0 to 1000000: every run ends, also on
         /// squares that no proof decides.
-        #[arg(long = "time", visible_alias = "budget", value_name = "SECONDS", default_value_t = 30.0,
+        #[arg(long = "time", alias = "budget", value_name = "SECONDS", default_value_t = 30.0,
               allow_negative_numbers = true, value_parser = crate::core::cli::parse_seconds)]
         time: f64,
         /// Give up after this many placements.
@@ -52,8 +53,10 @@ pub enum TetrominoCommand {
     /// Check a solution (JSON from FILE or stdin) against a size and signature, naming the
     /// first off-board piece, overlap, gap, unknown figure/angle or wrong count (exit 1).
     Verify {
+        /// The square's side, an even number up to the solver's limit.
         #[arg(long, short = 'n', value_name = "N")]
         size: usize,
+        /// Counts per figure, e.g. I1,J1,L1,Z1 (omitted figures: 0).
         #[arg(long, short = 's', value_name = "S")]
         signature: String,
         /// Solution file; stdin when absent.
@@ -62,6 +65,7 @@ pub enum TetrominoCommand {
     /// Serve the contest's API: GET /api/puzzle (token, size) and POST /api/puzzle
     /// (token, id, solution).
     Serve {
+        /// Port to listen on.
         #[arg(long, default_value_t = 8080)]
         port: u16,
         /// Address to listen on.
@@ -73,6 +77,7 @@ pub enum TetrominoCommand {
         /// Largest size issued.
         #[arg(long, default_value_t = 200)]
         max_size: usize,
+        /// Seed of the puzzle ids and tilings, so a run reproduces.
         #[arg(long, default_value_t = 2016)]
         seed: u64,
     },
@@ -82,17 +87,28 @@ pub enum TetrominoCommand {
         /// The server, e.g. http://127.0.0.1:8080 (/api/puzzle is appended).
         #[arg(long)]
         url: String,
+        /// The token the server accepts.
         #[arg(long)]
         token: String,
+        /// The square's side to ask for.
         size: usize,
+        /// Seconds the solver may take [default: until decided].
+        #[arg(long = "time", value_name = "SECONDS", allow_negative_numbers = true,
+              value_parser = crate::core::cli::parse_seconds)]
+        time: Option<f64>,
+        /// The old positional form of --time.
+        #[arg(hide = true, allow_negative_numbers = true, value_parser = crate::core::cli::parse_seconds)]
         timeout: Option<f64>,
     },
     /// Print random signatures: from random tilings (solvable), or uniform random multisets.
     Gen {
+        /// The square's side, an even number up to the solver's limit.
         #[arg(long, short = 'n', value_name = "N")]
         size: usize,
+        /// How many signatures.
         #[arg(long, default_value_t = 1)]
         count: usize,
+        /// Seed of the first signature; the others follow from it.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Uniform random multisets (mostly unsolvable) instead of random tilings' counts.
@@ -123,18 +139,6 @@ fn checked_size(size: usize) -> Result<usize, CliError> {
             "tetromino: size {size} outside 1..={MAX_SIZE}"
         )))
     }
-}
-
-fn seconds(value: Option<f64>, name: &str) -> Result<Option<Duration>, CliError> {
-    value
-        .map(|s| {
-            Duration::try_from_secs_f64(s).map_err(|_| {
-                CliError::input(format!(
-                    "tetromino: {name} {s} is not a duration in seconds"
-                ))
-            })
-        })
-        .transpose()
 }
 
 fn write_out(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
@@ -260,10 +264,11 @@ pub fn run_with(
             url,
             token,
             size,
+            time,
             timeout,
         } => {
             let size = checked_size(size)?;
-            let timeout = seconds(timeout, "timeout")?;
+            let timeout = time.or(timeout).map(Duration::from_secs_f64);
             match net_solve(&url, &token, size, timeout, out) {
                 Ok(report) if report.solved => Ok(()),
                 Ok(report) => Err(CliError::new(

@@ -711,6 +711,41 @@ fn turns_of(search: &mut Search, play: &mut Play, order: &[u16]) -> Vec<Turn> {
 /// Solves `problem` within `deadline`; the answer is re-checked by the independent scorer and
 /// only a verified one is returned (at worst no turns, which scores 0).
 pub fn solve(problem: &Problem, deadline: Deadline, seed: u64) -> Solved {
+    solve_by(problem, deadline, seed)
+}
+
+/// How much of a run's budget is spent, from 0 to 1: the share of a deadline's time, or for a
+/// reproducible run the share of a fixed number of [`Checks`].
+pub trait Progress {
+    fn fraction_used(&mut self) -> f64;
+}
+
+impl Progress for Deadline {
+    fn fraction_used(&mut self) -> f64 {
+        Deadline::fraction_used(self)
+    }
+}
+
+/// A budget of progress checks instead of time (one per greedy start after the first, one per
+/// 64 annealing steps), so that a run does not depend on the machine's speed.
+#[derive(Clone, Copy, Debug)]
+pub struct Checks {
+    pub total: u64,
+    pub done: u64,
+}
+
+impl Progress for Checks {
+    fn fraction_used(&mut self) -> f64 {
+        self.done += 1;
+        if self.total == 0 {
+            return 1.0;
+        }
+        (self.done as f64 / self.total as f64).min(1.0)
+    }
+}
+
+/// [`solve`] with any [`Progress`]: with [`Checks`] the run is the same on every machine.
+pub fn solve_by(problem: &Problem, mut progress: impl Progress, seed: u64) -> Solved {
     let mut rng = Rng::new(seed);
     let mut search = Search::new(problem);
     let blocks = search.home.len();
@@ -732,7 +767,7 @@ pub fn solve(problem: &Problem, deadline: Deadline, seed: u64) -> Solved {
         hash: 0,
         worth: 0,
     };
-    let start = greedy_starts(&mut search, &mut play, deadline, &mut rng);
+    let start = greedy_starts(&mut search, &mut play, &mut progress, &mut rng);
     let mean_value =
         search.value.iter().map(|&v| f64::from(v - 1)).sum::<f64>() / blocks.max(1) as f64;
     let t0 = (mean_value * 2.0).max(0.5);
@@ -745,7 +780,7 @@ pub fn solve(problem: &Problem, deadline: Deadline, seed: u64) -> Solved {
         &near,
         start,
         (t0, 0.05),
-        deadline,
+        &mut progress,
         &mut rng,
     );
     let turns = turns_of(&mut search, &mut play, &best);
@@ -770,12 +805,12 @@ pub fn solve(problem: &Problem, deadline: Deadline, seed: u64) -> Solved {
 fn greedy_starts(
     search: &mut Search,
     play: &mut Play,
-    deadline: Deadline,
+    progress: &mut impl Progress,
     rng: &mut Rng,
 ) -> Vec<u16> {
     let mut best: Option<(i64, Vec<u16>)> = None;
     for (k, &lookahead) in LOOKAHEADS.iter().cycle().enumerate() {
-        if k > 0 && deadline.fraction_used() > 0.1 || k >= MAX_STARTS {
+        if k > 0 && progress.fraction_used() > 0.1 || k >= MAX_STARTS {
             break;
         }
         let order: Vec<u16> = greedy(search, lookahead, rng)
@@ -809,15 +844,15 @@ fn greedy_starts(
 const LOOKAHEADS: [f64; 5] = [0.5, 0.0, 0.3, 0.75, 1.0];
 const MAX_STARTS: usize = 20;
 
-/// Anneals the event order from `order` until `deadline`, the temperature falling geometrically
-/// over `temperatures`; returns the best score, its order and the steps tried.
+/// Anneals the event order from `order` until `progress` is used up, the temperature falling
+/// geometrically over `temperatures`; returns the best score, its order and the steps tried.
 fn anneal(
     search: &mut Search,
     play: &mut Play,
     near: &[Vec<u16>],
     mut order: Vec<u16>,
     temperatures: (f64, f64),
-    deadline: Deadline,
+    progress: &mut impl Progress,
     rng: &mut Rng,
 ) -> (i64, Vec<u16>, u64) {
     let blocks = search.home.len();
@@ -848,7 +883,7 @@ fn anneal(
     let mut temperature = t0;
     while !order.is_empty() || blocks > 0 {
         if iterations & 63 == 0 {
-            let used = deadline.fraction_used();
+            let used = progress.fraction_used();
             if used >= 1.0 {
                 break;
             }

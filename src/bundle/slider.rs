@@ -21,7 +21,43 @@ pub const MANIFEST: Manifest = Manifest {
         },
         Module {
             path: "slider::solve",
-            source: include_str!("../slider/solve.rs"),
+            source: include_str!("../slider/solve/mod.rs"),
+        },
+        Module {
+            path: "slider::solve::anneal",
+            source: include_str!("../slider/solve/anneal.rs"),
+        },
+        Module {
+            path: "slider::solve::edit",
+            source: include_str!("../slider/solve/edit.rs"),
+        },
+        Module {
+            path: "slider::solve::event",
+            source: include_str!("../slider/solve/event.rs"),
+        },
+        Module {
+            path: "slider::solve::greedy",
+            source: include_str!("../slider/solve/greedy.rs"),
+        },
+        Module {
+            path: "slider::solve::order",
+            source: include_str!("../slider/solve/order.rs"),
+        },
+        Module {
+            path: "slider::solve::play",
+            source: include_str!("../slider/solve/play.rs"),
+        },
+        Module {
+            path: "slider::solve::progress",
+            source: include_str!("../slider/solve/progress.rs"),
+        },
+        Module {
+            path: "slider::solve::replay",
+            source: include_str!("../slider/solve/replay.rs"),
+        },
+        Module {
+            path: "slider::solve::search",
+            source: include_str!("../slider/solve/search.rs"),
         },
         Module {
             path: "core::rng",

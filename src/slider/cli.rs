@@ -5,7 +5,7 @@ use super::board::{output_text, parse_turns, Problem};
 use super::cases::{peers, INSTANCES};
 use super::score::score;
 use super::show;
-use super::solve::solve;
+use super::solve::{solve, solve_by, Checks};
 use crate::core::timer::Deadline;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -29,6 +29,10 @@ pub enum SliderCommand {
         time: f64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Instead of --time, stop after this many progress checks (one per 64 annealing steps):
+        /// the same output on every machine.
+        #[arg(long, conflicts_with = "time")]
+        checks: Option<u64>,
         /// Also print the score and search statistics on stderr.
         #[arg(long)]
         verbose: bool,
@@ -123,11 +127,15 @@ pub fn run(command: SliderCommand) -> Result<(), CliError> {
             input,
             time,
             seed,
+            checks,
             verbose,
         } => {
             let deadline = Deadline::from_secs_f64(time);
             let problem = Problem::parse(&read(input.as_deref())?).map_err(CliError::input)?;
-            let solved = solve(&problem, deadline, seed);
+            let solved = match checks {
+                Some(total) => solve_by(&problem, Checks { total, done: 0 }, seed),
+                None => solve(&problem, deadline, seed),
+            };
             write(None, &output_text(&solved.turns))?;
             if verbose {
                 eprintln!(

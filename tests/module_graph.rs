@@ -290,7 +290,7 @@ fn imports_between_modules_run_one_way() {
     assert!(
         graph
             .get("icfp2015::chain")
-            .is_some_and(|t| t.contains("icfp2015::game")),
+            .is_some_and(|t| t.contains("icfp2015::rules::game")),
         "the scanner must see chain -> game: {:?}",
         graph.get("icfp2015::chain")
     );

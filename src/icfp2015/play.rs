@@ -1,10 +1,10 @@
 //! Playing many games at once for `podium icfp2015 play` and `bench`: (problem, seed) jobs
 //! shared by threads under one time budget, and the comparison with the qualifying leaderboard.
 
-use super::commands::Command;
-use super::game::{evaluate, Game, Outcome, Setup};
-use super::phrases::PhraseSet;
-use super::problem::{Problem, Solution};
+use super::rules::commands::Command;
+use super::rules::game::{evaluate, Game, Outcome, Setup};
+use super::rules::phrases::PhraseSet;
+use super::rules::problem::{Problem, Solution};
 use super::solver::{solve, solve_variant};
 use crate::core::timer::Deadline;
 use std::io::Write;

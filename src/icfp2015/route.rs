@@ -15,13 +15,13 @@
 // the greedy alone 66,366, with the DP 106,058; the greedy still wins where a phrase is new.
 
 use super::chain;
-use super::commands::{decode, Command};
 use super::dp::{Planner, Request};
-use super::game::{target, Game, Outcome};
-use super::phrases::PhraseSet;
 use super::placement::Grid;
+use super::rules::commands::{decode, Command};
+use super::rules::game::{target, Game, Outcome};
+use super::rules::phrases::PhraseSet;
+use super::rules::unit::Pos;
 use super::span;
-use super::unit::Pos;
 use std::collections::HashMap;
 
 /// Text that can be appended to spell a phrase: a phrase, or the rest of one after its
@@ -787,8 +787,8 @@ impl Reach {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::game::{evaluate, Setup};
     use crate::icfp2015::placement::placements;
+    use crate::icfp2015::rules::game::{evaluate, Setup};
 
     fn setup(id: usize) -> Setup {
         Setup::bundled(id)

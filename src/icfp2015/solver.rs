@@ -15,13 +15,13 @@
 // weights (problem 24), the games are planned as bands instead. Every solution is re-scored by
 // the evaluator (`game::evaluate`).
 
-use super::board::Board;
-use super::game::{evaluate, move_score, Game, Setup};
-use super::phrases::PhraseSet;
 use super::placement::{lock_positions_where, runs_through};
 use super::route::Scribe;
+use super::rules::board::Board;
+use super::rules::game::{evaluate, move_score, Game, Setup};
+use super::rules::phrases::PhraseSet;
+use super::rules::unit::{Pos, Unit};
 use super::sweep;
-use super::unit::{Pos, Unit};
 use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
 use std::collections::hash_map::DefaultHasher;
@@ -1188,8 +1188,8 @@ mod tests {
 mod feature_tests {
     use super::*;
 
-    use crate::icfp2015::hex::{neighbour, Direction};
     use crate::icfp2015::placement::placements;
+    use crate::icfp2015::rules::hex::{neighbour, Direction};
 
     /// The per-cell `placement_value` it replaced, to check it.
     fn reference_value(board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> (f64, u32) {
@@ -1278,7 +1278,7 @@ mod feature_tests {
             }
         }
     }
-    use crate::icfp2015::hex::Cell;
+    use crate::icfp2015::rules::hex::Cell;
 
     #[test]
     fn holes_are_the_cells_the_top_cannot_reach() {

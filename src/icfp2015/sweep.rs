@@ -12,11 +12,11 @@
 // the tie-breaks (44,300 to 48,500 rows over three seeds and drop weights 3-5), so this plans
 // greedily, many times, and keeps the best. A beam over the same weights fell ~46,000 rows.
 
-use super::board::Board;
-use super::game::{move_score, Setup};
 use super::placement::lock_positions_where;
+use super::rules::board::Board;
+use super::rules::game::{move_score, Setup};
+use super::rules::unit::{Pos, Unit};
 use super::solver::{placement_value, Weights};
-use super::unit::{Pos, Unit};
 use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
 
@@ -147,7 +147,7 @@ pub fn best_band_after(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::game::Game;
+    use crate::icfp2015::rules::game::Game;
 
     #[test]
     fn a_band_plan_plays_to_its_claimed_merit_and_clears_the_rows() {

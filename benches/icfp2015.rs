@@ -3,7 +3,7 @@
 //! the phrase routes (greedy and DP) of problem 24's first units.
 
 use criterion::{black_box, Criterion, Throughput};
-use podium::icfp2015::placement::placements;
+use podium::icfp2015::place::placement::placements;
 use podium::icfp2015::route::Scribe;
 use podium::icfp2015::rules::game::play;
 use podium::icfp2015::Pos;

@@ -8,12 +8,12 @@
 // repeating a position. Starts are ranked by the board when the phrase ends: the most empty
 // rows on top, then the fewest holes.
 
-use super::placement::lock_positions_where;
+use super::place::placement::lock_positions_where;
+use super::place::value::Features;
 use super::route::Reach;
 use super::rules::commands::Command;
 use super::rules::game::{Game, Outcome};
 use super::rules::unit::Pos;
-use super::solver::Features;
 use super::span::last_leg;
 
 /// Starts (best first) whose last unit is given a leg to a lock.

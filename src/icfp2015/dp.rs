@@ -9,7 +9,7 @@
 // state is final before it is expanded (no moves yet, then west-moving states by falling
 // column, then east-moving ones by rising column), so the back links stay valid.
 
-use super::placement::Grid;
+use super::place::placement::Grid;
 use super::rules::board::Board;
 use super::rules::commands::Command;
 use super::rules::game::target;
@@ -368,7 +368,7 @@ pub(super) fn follows_rules(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::placement::placements;
+    use crate::icfp2015::place::placement::placements;
     use crate::icfp2015::route::distances_to;
     use crate::icfp2015::rules::commands::decode;
     use crate::icfp2015::rules::game::{Game, Outcome, Setup};

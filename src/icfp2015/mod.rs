@@ -4,14 +4,13 @@
 pub mod chain;
 pub mod cli;
 pub mod dp;
-pub mod placement;
+pub mod place;
 pub mod play;
 pub mod route;
 pub mod rules;
 pub mod show;
-pub mod solver;
+pub mod solve;
 pub mod span;
-pub mod sweep;
 
 pub use rules::board::Board;
 pub use rules::commands::Command;

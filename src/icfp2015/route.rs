@@ -16,7 +16,7 @@
 
 use super::chain;
 use super::dp::{Planner, Request};
-use super::placement::Grid;
+use super::place::placement::Grid;
 use super::rules::commands::{decode, Command};
 use super::rules::game::{target, Game, Outcome};
 use super::rules::phrases::PhraseSet;
@@ -787,7 +787,7 @@ impl Reach {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::placement::placements;
+    use crate::icfp2015::place::placement::placements;
     use crate::icfp2015::rules::game::{evaluate, Setup};
 
     fn setup(id: usize) -> Setup {

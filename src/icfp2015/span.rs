@@ -137,7 +137,7 @@ pub fn last_leg(game: &Game, row: &[Pos], goal: Pos) -> Option<Vec<Command>> {
 
 #[cfg(test)]
 mod tests {
-    use crate::icfp2015::placement::placements;
+    use crate::icfp2015::place::placement::placements;
     use crate::icfp2015::route::Scribe;
     use crate::icfp2015::rules::game::{evaluate, Game, Setup};
     use crate::icfp2015::rules::phrases::PhraseSet;

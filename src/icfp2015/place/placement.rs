@@ -5,10 +5,10 @@
 // member set are the same position for the repeated-position rule. A BFS path is shortest, so
 // it never visits a position twice and can never trigger that error, whatever its moves.
 
-use super::rules::board::Board;
-use super::rules::commands::Command;
-use super::rules::game::{target, Game};
-use super::rules::unit::{Pos, Unit};
+use crate::icfp2015::rules::board::Board;
+use crate::icfp2015::rules::commands::Command;
+use crate::icfp2015::rules::game::{target, Game};
+use crate::icfp2015::rules::unit::{Pos, Unit};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 

@@ -13,12 +13,13 @@
 // greedily, many times, and keeps the best. A beam over the same weights fell ~46,000 rows.
 
 use super::placement::lock_positions_where;
-use super::rules::board::Board;
-use super::rules::game::{move_score, Setup};
-use super::rules::unit::{Pos, Unit};
-use super::solver::{placement_value, Weights};
+use super::value::placement_value;
+use super::weights::Weights;
 use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
+use crate::icfp2015::rules::board::Board;
+use crate::icfp2015::rules::game::{move_score, Setup};
+use crate::icfp2015::rules::unit::{Pos, Unit};
 
 /// Power points a route spells per row a unit falls, on an open board (measured on problem 24:
 /// 269,582 power points over 45,359 descents).

@@ -1,16 +1,13 @@
 //! ICFP Programming Contest 2015 (hexagonal Tetris with phrases of power): the exact game
 //! engine, the official evaluator's scoring, a terminal/SVG viewer and the `podium icfp2015` CLI.
 
-pub mod chain;
 pub mod cli;
-pub mod dp;
 pub mod place;
 pub mod play;
-pub mod route;
 pub mod rules;
 pub mod show;
 pub mod solve;
-pub mod span;
+pub mod spell;
 
 pub use rules::board::Board;
 pub use rules::commands::Command;

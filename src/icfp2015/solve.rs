@@ -1,5 +1,5 @@
 //! The ICFP 2015 solver, one (problem, seed) game end to end: a plan of lock positions (`place`),
-//! then each unit routed to its lock spelling phrases (`route.rs`); again while time is left.
+//! then each unit routed to its lock spelling phrases (`spell`); again while time is left.
 //
 // While time is left, whole games are replayed with other weights (a stack-height term, then a
 // line bonus, then random perturbations) and the best kept. Where the routes of one game take
@@ -13,10 +13,10 @@ use crate::core::timer::Deadline;
 use crate::icfp2015::place::bands;
 use crate::icfp2015::place::beam::{plan, plan_game};
 use crate::icfp2015::place::weights::Weights;
-use crate::icfp2015::route::Scribe;
 use crate::icfp2015::rules::game::{evaluate, Game, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
+use crate::icfp2015::spell::route::Scribe;
 use std::time::{Duration, Instant};
 
 /// Share of a game's time given to each attempt's beam search.

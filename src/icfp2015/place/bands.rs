@@ -163,7 +163,7 @@ mod tests {
         // rows fallen.
         let mut game = Game::new(&setup, seed);
         let phrases = crate::icfp2015::PhraseSet::known();
-        let mut scribe = crate::icfp2015::route::Scribe::new(&phrases);
+        let mut scribe = crate::icfp2015::spell::route::Scribe::new(&phrases);
         let mut fallen = 0u64;
         for &pos in &plan.locks {
             fallen += (pos.y - game.unit().spawn.y) as u64;

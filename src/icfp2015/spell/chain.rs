@@ -8,13 +8,13 @@
 // repeating a position. Starts are ranked by the board when the phrase ends: the most empty
 // rows on top, then the fewest holes.
 
-use super::place::placement::lock_positions_where;
-use super::place::value::Features;
-use super::route::Reach;
-use super::rules::commands::Command;
-use super::rules::game::{Game, Outcome};
-use super::rules::unit::Pos;
+use super::reach::Reach;
 use super::span::last_leg;
+use crate::icfp2015::place::placement::lock_positions_where;
+use crate::icfp2015::place::value::Features;
+use crate::icfp2015::rules::commands::Command;
+use crate::icfp2015::rules::game::{Game, Outcome};
+use crate::icfp2015::rules::unit::Pos;
 
 /// Starts (best first) whose last unit is given a leg to a lock.
 const LEG_TRIALS: usize = 4;

@@ -3,6 +3,7 @@
 
 pub mod chain;
 pub mod dp;
-pub mod reach;
+mod reach;
 pub mod route;
 pub mod span;
+mod words;

@@ -1,5 +1,5 @@
-//! `podium icfp2015 score|show`: the clap types and their runner. Output follows the official
-//! evaluator; bad input is one line naming the file, field or position, with exit code 2.
+//! `podium icfp2015 score|play|bench|show`: the clap types and their runner. Output follows the
+//! official evaluator; bad input is one line naming the file, field or position, with exit code 2.
 
 use super::place::weights::Weights;
 use super::rules::commands::first_invalid;

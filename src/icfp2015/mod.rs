@@ -1,5 +1,11 @@
-//! ICFP Programming Contest 2015 (hexagonal Tetris with phrases of power): the exact game
-//! engine, the official evaluator's scoring, a terminal/SVG viewer and the `podium icfp2015` CLI.
+//! ICFP Programming Contest 2015 (hexagonal Tetris with phrases of power): the exact engine, a
+//! solver in layers, the contest's program interface, a terminal/SVG viewer and the CLI.
+//
+// Layers, each importing only those before it (tests/icfp2015_layers.rs checks it): `rules`, the
+// evaluator's engine; `place`, where each unit locks; `spell`, how it gets there spelling
+// phrases; `solve`, one game end to end; `play`, many games under one time limit; `cli`. The
+// viewer, `show`, needs `rules` only. Plans never ask routes: `place` assumes a fixed power per
+// row fallen, and what a game's routes cost is measured by `solve` (`route_cost`).
 
 pub mod cli;
 pub mod place;

@@ -282,7 +282,7 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
         .mul_f64(order.len() as f64 / locks.len().max(1) as f64)
 }
 
-/// Which chains of long phrases (`chain.rs`) open attempt `k`, as a mask over them (longest
+/// Which chains of long phrases (`spell::chain`) open attempt `k`, as a mask over them (longest
 /// first). They force a few locks, which may cost the rest of the game more than the phrases
 /// bring: the second game (the first's weights) opens with all it can, even games with none,
 /// the other odd ones with a random choice. Measured: problem 13 (games of ~11 units) 1,622

@@ -3,9 +3,9 @@
 //! the phrase routes (greedy and DP) of problem 24's first units.
 
 use criterion::{black_box, Criterion, Throughput};
-use podium::icfp2015::game::play;
-use podium::icfp2015::placement::placements;
-use podium::icfp2015::route::Scribe;
+use podium::icfp2015::place::placement::placements;
+use podium::icfp2015::rules::game::play;
+use podium::icfp2015::spell::route::Scribe;
 use podium::icfp2015::Pos;
 use podium::icfp2015::{evaluate, Game, PhraseSet, Problem, Setup};
 use std::path::PathBuf;

@@ -1,11 +1,11 @@
 //! The icfp2015 engine against the official evaluator: all 870 scored command strings, the
 //! organisers' sample, the spec's LCG vector, and rotation identities on all 235 qualifier units.
 
-use podium::icfp2015::hex::{rotate, Cell};
-use podium::icfp2015::phrases::PhraseSet;
-use podium::icfp2015::problem::Problem;
-use podium::icfp2015::source::Lcg;
-use podium::icfp2015::unit::{Pos, Unit};
+use podium::icfp2015::rules::hex::{rotate, Cell};
+use podium::icfp2015::rules::phrases::PhraseSet;
+use podium::icfp2015::rules::problem::Problem;
+use podium::icfp2015::rules::source::Lcg;
+use podium::icfp2015::rules::unit::{Pos, Unit};
 use podium::icfp2015::{evaluate, Setup};
 use serde_json::Value;
 use std::path::PathBuf;

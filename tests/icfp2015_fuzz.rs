@@ -3,8 +3,8 @@
 
 use podium::core::rng::Rng;
 use podium::icfp2015::cli::{run_with, Icfp2015Command, PhraseArgs};
-use podium::icfp2015::commands::{decode, first_invalid};
-use podium::icfp2015::problem::{Problem, Solution};
+use podium::icfp2015::rules::commands::{decode, first_invalid};
+use podium::icfp2015::rules::problem::{Problem, Solution};
 use podium::icfp2015::{evaluate, Command, Game, PhraseSet, Probe, Setup, Status};
 use std::collections::HashSet;
 use std::path::PathBuf;

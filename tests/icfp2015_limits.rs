@@ -1,9 +1,9 @@
 //! `play_icfp2015` under hostile limits and sizes: any `-t` answers on time (0 included), bad
 //! values are one line and exit 2, and huge problems still print a legal, re-scored answer.
 
-use podium::icfp2015::game::{evaluate, Setup};
-use podium::icfp2015::phrases::PhraseSet;
-use podium::icfp2015::problem::Problem;
+use podium::icfp2015::rules::game::{evaluate, Setup};
+use podium::icfp2015::rules::phrases::PhraseSet;
+use podium::icfp2015::rules::problem::Problem;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

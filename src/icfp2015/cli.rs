@@ -1,12 +1,12 @@
-//! `podium icfp2015 score|show`: the clap types and their runner. Output follows the official
-//! evaluator; bad input is one line naming the file, field or position, with exit code 2.
+//! `podium icfp2015 score|play|bench|show`: the clap types and their runner. Output follows the
+//! official evaluator; bad input is one line naming the file, field or position, with exit code 2.
 
-use super::commands::first_invalid;
-use super::game::{evaluate, Evaluation, Setup};
-use super::phrases::PhraseSet;
-use super::problem::{Problem, Solution};
+use super::place::weights::Weights;
+use super::rules::commands::first_invalid;
+use super::rules::game::{evaluate, Evaluation, Setup};
+use super::rules::phrases::PhraseSet;
+use super::rules::problem::{Problem, Solution};
 use super::show::Replay;
-use super::solver::Weights;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

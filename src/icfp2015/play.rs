@@ -1,11 +1,11 @@
 //! Playing many games at once for `podium icfp2015 play` and `bench`: (problem, seed) jobs
 //! shared by threads under one time budget, and the comparison with the qualifying leaderboard.
 
-use super::commands::Command;
-use super::game::{evaluate, Game, Outcome, Setup};
-use super::phrases::PhraseSet;
-use super::problem::{Problem, Solution};
-use super::solver::{solve, solve_variant};
+use super::rules::commands::Command;
+use super::rules::game::{evaluate, Game, Outcome, Setup};
+use super::rules::phrases::PhraseSet;
+use super::rules::problem::{Problem, Solution};
+use super::solve::{solve, solve_variant};
 use crate::core::timer::Deadline;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -49,7 +49,7 @@ pub const LEADERBOARD_TSV: &str = include_str!("../../data/icfp2015/leaderboard.
 
 /// Peak memory of one search thread, with the process's own: `/usr/bin/time -v podium
 /// icfp2015 play -f problem_14.json -t 8 -c 1` peaks at 28 MB (the DP's table over 50 rows),
-/// problem 24 at 10 MB (2026-11-22); the beam's width is bounded (`solver::MAX_WIDTH`).
+/// problem 24 at 10 MB (2026-11-22); the beam's width is bounded (`place::beam::MAX_WIDTH`).
 const MEGABYTES_PER_THREAD: u64 = 32;
 
 /// What a thread holds per board cell beyond that (position grids of 6 rotations, distances,
@@ -183,7 +183,7 @@ fn play_job(
     phrases: &PhraseSet,
     deadline: &Deadline,
     per_job: usize,
-) -> super::solver::Played {
+) -> super::solve::Played {
     if per_job == 1 {
         return solve(setup, seed, phrases, deadline);
     }

@@ -1,10 +1,10 @@
 //! The viewer: replays a command string command by command and draws any step, in the
 //! terminal (ANSI colours or plain text) or as an SVG with one hexagon per cell.
 
-use super::commands::Command;
-use super::game::{EvalError, Game, Outcome, Setup, Status};
-use super::hex::Cell;
-use super::phrases::PhraseSet;
+use super::rules::commands::Command;
+use super::rules::game::{EvalError, Game, Outcome, Setup, Status};
+use super::rules::hex::Cell;
+use super::rules::phrases::PhraseSet;
 use std::fmt::Write;
 
 /// A replay in progress: the game after the first `applied` commands of a solution.
@@ -26,14 +26,14 @@ impl<'a> Replay<'a> {
         seed: u32,
         text: &'a str,
         phrases: &'a PhraseSet,
-    ) -> Result<Replay<'a>, super::commands::CommandError> {
-        if let Some(e) = super::commands::first_invalid(text) {
+    ) -> Result<Replay<'a>, super::rules::commands::CommandError> {
+        if let Some(e) = super::rules::commands::first_invalid(text) {
             return Err(e);
         }
         let commands = text
             .char_indices()
-            .filter_map(|(i, c)| match super::commands::decode_char(c) {
-                super::commands::Symbol::Command(cmd) => Some((cmd, i + c.len_utf8())),
+            .filter_map(|(i, c)| match super::rules::commands::decode_char(c) {
+                super::rules::commands::Symbol::Command(cmd) => Some((cmd, i + c.len_utf8())),
                 _ => None,
             })
             .collect();
@@ -294,7 +294,7 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::problem::Problem;
+    use crate::icfp2015::rules::problem::Problem;
 
     const BAR: &str = r#"{"id":1,"width":5,"height":3,"sourceLength":2,"sourceSeeds":[0],
         "filled":[{"x":0,"y":2}],"units":[{"members":[{"x":0,"y":0},{"x":1,"y":0},{"x":2,"y":0}],

@@ -5,10 +5,10 @@
 // member set are the same position for the repeated-position rule. A BFS path is shortest, so
 // it never visits a position twice and can never trigger that error, whatever its moves.
 
-use super::board::Board;
-use super::commands::Command;
-use super::game::{target, Game};
-use super::unit::{Pos, Unit};
+use crate::icfp2015::rules::board::Board;
+use crate::icfp2015::rules::commands::Command;
+use crate::icfp2015::rules::game::{target, Game};
+use crate::icfp2015::rules::unit::{Pos, Unit};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
@@ -341,7 +341,7 @@ pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: boo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::game::{Outcome, Setup};
+    use crate::icfp2015::rules::game::{Outcome, Setup};
 
     fn setup(id: usize) -> Setup {
         Setup::bundled(id)

@@ -122,8 +122,8 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::problem::UnitSpec;
-    use crate::icfp2015::unit::{Pos, Unit};
+    use crate::icfp2015::rules::problem::UnitSpec;
+    use crate::icfp2015::rules::unit::{Pos, Unit};
 
     #[test]
     fn full_rows_drop_the_rows_above() {

@@ -6,11 +6,11 @@
 // the rules; then a copy of the game plays it, spawns the next unit and plays the suffix, which
 // must leave the next unit's lock reachable without repeating a position.
 
-use super::commands::Command;
 use super::dp::follows_rules;
-use super::game::{target, Game, Outcome};
-use super::route::{bfs, falling, path_to};
-use super::unit::Pos;
+use super::reach::{bfs, falling, path_to};
+use crate::icfp2015::rules::commands::Command;
+use crate::icfp2015::rules::game::{target, Game, Outcome};
+use crate::icfp2015::rules::unit::Pos;
 
 /// How to spell a phrase across the lock of the falling unit: this unit's commands (the last
 /// one locks it and is the phrase's command `split`), of which the phrase's prefix is the last
@@ -137,10 +137,10 @@ pub fn last_leg(game: &Game, row: &[Pos], goal: Pos) -> Option<Vec<Command>> {
 
 #[cfg(test)]
 mod tests {
-    use crate::icfp2015::game::{evaluate, Game, Setup};
-    use crate::icfp2015::phrases::PhraseSet;
-    use crate::icfp2015::placement::placements;
-    use crate::icfp2015::route::Scribe;
+    use crate::icfp2015::place::placement::placements;
+    use crate::icfp2015::rules::game::{evaluate, Game, Setup};
+    use crate::icfp2015::rules::phrases::PhraseSet;
+    use crate::icfp2015::spell::route::Scribe;
 
     /// On problem 6 (ten rows), `case nightmare green` needs 11 rows of descent: routes that
     /// know the next unit's lock spell it across a lock, and the whole text stays valid.

@@ -12,13 +12,14 @@
 // the tie-breaks (44,300 to 48,500 rows over three seeds and drop weights 3-5), so this plans
 // greedily, many times, and keeps the best. A beam over the same weights fell ~46,000 rows.
 
-use super::board::Board;
-use super::game::{move_score, Setup};
 use super::placement::lock_positions_where;
-use super::solver::{placement_value, Weights};
-use super::unit::{Pos, Unit};
+use super::value::placement_value;
+use super::weights::Weights;
 use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
+use crate::icfp2015::rules::board::Board;
+use crate::icfp2015::rules::game::{move_score, Setup};
+use crate::icfp2015::rules::unit::{Pos, Unit};
 
 /// Power points a route spells per row a unit falls, on an open board (measured on problem 24:
 /// 269,582 power points over 45,359 descents).
@@ -147,7 +148,7 @@ pub fn best_band_after(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::game::Game;
+    use crate::icfp2015::rules::game::Game;
 
     #[test]
     fn a_band_plan_plays_to_its_claimed_merit_and_clears_the_rows() {
@@ -162,7 +163,7 @@ mod tests {
         // rows fallen.
         let mut game = Game::new(&setup, seed);
         let phrases = crate::icfp2015::PhraseSet::known();
-        let mut scribe = crate::icfp2015::route::Scribe::new(&phrases);
+        let mut scribe = crate::icfp2015::spell::route::Scribe::new(&phrases);
         let mut fallen = 0u64;
         for &pos in &plan.locks {
             fallen += (pos.y - game.unit().spawn.y) as u64;

@@ -8,13 +8,13 @@
 // repeating a position. Starts are ranked by the board when the phrase ends: the most empty
 // rows on top, then the fewest holes.
 
-use super::commands::Command;
-use super::game::{Game, Outcome};
-use super::placement::lock_positions_where;
-use super::route::Reach;
-use super::solver::Features;
+use super::reach::Reach;
 use super::span::last_leg;
-use super::unit::Pos;
+use crate::icfp2015::place::placement::lock_positions_where;
+use crate::icfp2015::place::value::Features;
+use crate::icfp2015::rules::commands::Command;
+use crate::icfp2015::rules::game::{Game, Outcome};
+use crate::icfp2015::rules::unit::Pos;
 
 /// Starts (best first) whose last unit is given a leg to a lock.
 const LEG_TRIALS: usize = 4;
@@ -125,8 +125,8 @@ fn deepest_leg(game: &Game, row: &[Pos]) -> Option<Vec<Command>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::commands::decode;
-    use crate::icfp2015::game::Setup;
+    use crate::icfp2015::rules::commands::decode;
+    use crate::icfp2015::rules::game::Setup;
 
     /// Problem 12 has 20 rows; `ph'nglui ...` needs 32 rows of descent. A chain exists from
     /// the first unit and, replayed, locks the units it claims with the game still running.

@@ -9,12 +9,12 @@
 // state is final before it is expanded (no moves yet, then west-moving states by falling
 // column, then east-moving ones by rising column), so the back links stay valid.
 
-use super::board::Board;
-use super::commands::Command;
-use super::game::target;
-use super::phrases::PhraseSet;
-use super::placement::Grid;
-use super::unit::{Pos, Unit};
+use crate::icfp2015::place::placement::Grid;
+use crate::icfp2015::rules::board::Board;
+use crate::icfp2015::rules::commands::Command;
+use crate::icfp2015::rules::game::target;
+use crate::icfp2015::rules::phrases::PhraseSet;
+use crate::icfp2015::rules::unit::{Pos, Unit};
 
 /// Automaton states kept per (position, mode): `K` where the corridor is narrow, `K_WIDE`
 /// where it spans more than `WIDE` columns. Measured 2026-11-22: on the one-cell problems 1 and
@@ -368,10 +368,10 @@ pub(super) fn follows_rules(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::commands::decode;
-    use crate::icfp2015::game::{Game, Outcome, Setup};
-    use crate::icfp2015::placement::placements;
-    use crate::icfp2015::route::distances_to;
+    use crate::icfp2015::place::placement::placements;
+    use crate::icfp2015::rules::commands::decode;
+    use crate::icfp2015::rules::game::{Game, Outcome, Setup};
+    use crate::icfp2015::spell::reach::distances_to;
 
     /// Units routed by the DP to their deepest lock move without error and lock exactly there,
     /// the bytes spell the commands, and the routes earn at least `density` points per row of

@@ -1,0 +1,237 @@
+//! The beam search over the lock positions of the known unit sequence, from a board: the plan
+//! of one game, its width sized by the time left.
+//
+// A beam node is a board after k locks; its value is the sum of the placement values along its
+// path (the Frictionless Bananas features, covered cells, the move score, and the rows the unit
+// drops, where its route can spell), plus the weighted board terms of its board (`Features`:
+// holes, height, covered cells, bumps), i.e. the board terms telescoped along the path. Kept as a
+// path sum plus the current board rather than (realized score + board evaluation) so that zero
+// board weights give the old beam exactly: measured on problems 18 and 24, no board weight tried
+// raises the score there beyond noise (see `weights::HOLES`). The width follows the time: before
+// each layer it is what the remaining beam time allows at the measured cost of one node.
+
+use super::placement::lock_positions_where;
+use super::value::{ahead_value, overlap, placement_value, spawn_cells, Features};
+use super::weights::{next_big_units, Weights};
+use crate::core::timer::Deadline;
+use crate::icfp2015::rules::board::Board;
+use crate::icfp2015::rules::game::{move_score, Setup};
+use crate::icfp2015::rules::unit::Pos;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+use std::time::{Duration, Instant};
+
+/// The layers a beam past its horizon spreads its remaining time over.
+const PAST_HORIZON: usize = 50;
+
+/// Widest beam (bounds the memory of the layers kept for the way back).
+const MAX_WIDTH: usize = 4000;
+
+/// A board of the beam after some locks.
+struct Node {
+    board: Board,
+    /// The placement values along the path plus `board_term`.
+    value: f64,
+    /// `Features::value` of `board`.
+    board_term: f64,
+    move_score: u64,
+    prev_lines: u32,
+}
+
+/// The lock positions, one per unit of `order` while the game lasts, found by a beam search
+/// that ends by `deadline` (narrowing to one node when time is short), from the board
+/// `start`. Its width spreads the time over `horizon` layers, the number the game is expected
+/// to last; past it, over `PAST_HORIZON` more. The first units lock at `prefix` (a beam of one
+/// node).
+pub fn plan(
+    setup: &Setup,
+    start: &Board,
+    order: &[u32],
+    weights: &Weights,
+    deadline: &Deadline,
+    horizon: usize,
+    prefix: &[Pos],
+) -> Vec<Pos> {
+    let phrase_guess = 3 * setup.height() as u64;
+    let with_rows = weights.rows != 0.0;
+    let start_term = Features::of_with(start, with_rows).value(weights);
+    let spawn_rows = spawn_cells(setup);
+    let next_big = next_big_units(setup, order);
+    let mut layer = vec![Node {
+        board: start.clone(),
+        value: start_term,
+        board_term: start_term,
+        move_score: 0,
+        prev_lines: 0,
+    }];
+    // Per layer k: each node's parent in layer k - 1 and the lock that made it.
+    let mut history: Vec<Vec<(u32, Pos)>> = Vec::new();
+    // The best game found: (merit, layer count, node index).
+    let mut best: (u64, usize, usize) = (0, 0, 0);
+    let mut started = Instant::now();
+    let mut expanded = 0u64;
+    for (k, &unit_index) in order.iter().enumerate() {
+        let forced = prefix.get(k).copied();
+        if k == prefix.len() {
+            started = Instant::now();
+        }
+        let unit = &setup.units[unit_index as usize];
+        let left = horizon
+            .saturating_sub(k)
+            .max(PAST_HORIZON)
+            .min(order.len() - k);
+        let width = if expanded == 0 || forced.is_some() {
+            1
+        } else {
+            let per_node = started.elapsed().as_secs_f64() / expanded as f64;
+            let per_layer = deadline.remaining().as_secs_f64() / left as f64;
+            ((per_layer / per_node) as usize).clamp(1, MAX_WIDTH)
+        };
+        let mut children: Vec<(f64, u32, Pos, u32, f64)> = Vec::new();
+
+        let mut scratch = start.clone();
+        for (i, node) in layer.iter().enumerate() {
+            expanded += u64::from(forced.is_none());
+            let spawn = unit.spawn;
+            if !node
+                .board
+                .fits(unit.shape(spawn.orientation, spawn.y), spawn.x, spawn.y)
+            {
+                let merit = node.move_score + k as u64 * phrase_guess;
+                if merit > best.0 {
+                    best = (merit, k, i);
+                }
+                continue;
+            }
+            let hold = weights.hold_single && left > 10 && node.board.count() < 3 * setup.width();
+            let positions = match forced {
+                Some(pos) => vec![pos],
+                None => lock_positions_where(&node.board, unit, spawn, weights.resting),
+            };
+            for pos in positions {
+                let (mut value, lines) = placement_value(&node.board, unit, pos, weights);
+                if lines == 1 && hold {
+                    continue;
+                }
+                if weights.spawn != 0.0 {
+                    value += weights.spawn * overlap(unit, pos, &spawn_rows) as f64;
+                }
+                let term = if weights.sees_boards() {
+                    scratch.clone_from(&node.board);
+                    scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+                    Features::of_with(&scratch, with_rows).value(weights)
+                } else {
+                    0.0
+                };
+                let value = node.value - node.board_term + value + term;
+                children.push((value, i as u32, pos, lines, term));
+            }
+        }
+        if children.is_empty() {
+            break;
+        }
+        children.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+        // With a lookahead, twice the width of candidates, re-ranked with it.
+        let ahead = match next_big[k] {
+            Some(j) if weights.ahead != 0.0 => Some(&setup.units[order[j] as usize]),
+            _ => None,
+        };
+        let candidates = if ahead.is_some() { 2 * width } else { width };
+        let mut next: Vec<Node> = Vec::with_capacity(candidates);
+        let mut links = Vec::with_capacity(candidates);
+        let mut seen: HashSet<u64> = HashSet::new();
+        for &(value, parent, pos, lines, board_term) in &children {
+            if next.len() == candidates {
+                break;
+            }
+            let from = &layer[parent as usize];
+            let mut board = from.board.clone();
+            board.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+            let mut hasher = DefaultHasher::new();
+            board.rows().hash(&mut hasher);
+            if !seen.insert(hasher.finish()) {
+                continue;
+            }
+            next.push(Node {
+                board,
+                value,
+                board_term,
+                move_score: from.move_score + move_score(unit.size, lines, from.prev_lines),
+                prev_lines: lines,
+            });
+            links.push((parent, pos));
+        }
+        if let Some(big) = ahead {
+            for node in &mut next {
+                let term = weights.ahead * ahead_value(&node.board, big, weights, &spawn_rows);
+                node.value += term;
+                node.board_term += term;
+            }
+            let mut ranked: Vec<(Node, (u32, Pos))> = next.into_iter().zip(links).collect();
+            ranked.sort_by(|a, b| b.0.value.total_cmp(&a.0.value));
+            ranked.truncate(width);
+            (next, links) = ranked.into_iter().unzip();
+        }
+        layer = next;
+        history.push(links);
+    }
+    let done = history.len();
+    for (i, node) in layer.iter().enumerate() {
+        let merit = node.move_score + done as u64 * phrase_guess;
+        if merit > best.0 {
+            best = (merit, done, i);
+        }
+    }
+    let (_, layers, mut index) = best;
+    let mut locks = Vec::with_capacity(layers);
+    for links in history[..layers].iter().rev() {
+        let (parent, pos) = links[index];
+        locks.push(pos);
+        index = parent as usize;
+    }
+    locks.reverse();
+    locks
+}
+
+/// A game's lock positions from the board `start`, the first at `prefix`: a beam search of at
+/// most `beam_time`.
+pub fn plan_game(
+    setup: &Setup,
+    start: &Board,
+    order: &[u32],
+    weights: &Weights,
+    beam_time: Duration,
+    prefix: &[Pos],
+) -> Vec<Pos> {
+    // A beam that dies early has sized its width for layers it never reached and used part of
+    // its time: while half of that time is left, plan again for twice the layers it lasted, and
+    // keep the plan that lasts longest.
+    let beam_deadline = Deadline::after(beam_time);
+    let mut locks = plan(
+        setup,
+        start,
+        order,
+        weights,
+        &beam_deadline,
+        order.len(),
+        prefix,
+    );
+    while locks.len() < order.len() && beam_deadline.fraction_used() < 0.5 {
+        let horizon = (2 * locks.len()).min(order.len());
+        let again = plan(
+            setup,
+            start,
+            order,
+            weights,
+            &beam_deadline,
+            horizon,
+            prefix,
+        );
+        if again.len() < locks.len() {
+            break;
+        }
+        locks = again;
+    }
+    locks
+}

@@ -1,0 +1,291 @@
+//! What the planners weigh: the weights of a lock's and a board's features, their defaults for
+//! the problem's unit mix (big units among small ones), the tuning variable and perturbations.
+
+use crate::core::rng::Rng;
+use crate::icfp2015::rules::game::Setup;
+
+/// Weights of the placement features; see `placement_value`.
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    pub points: f64,
+    pub depth: f64,
+    pub row_fill: f64,
+    pub neighbours: f64,
+    pub covered: f64,
+    /// Per row the unit drops before it locks: the rows where the route can spell phrases.
+    pub drop: f64,
+    /// Per row between the board's top and its highest filled cell after the lock.
+    pub stack: f64,
+    /// Per row the lock clears, on top of its points.
+    pub lines: f64,
+    /// Per hole of the board after the lock (see `Features`); a board term.
+    pub holes: f64,
+    /// Per empty row above the stack of the board after the lock; a board term.
+    pub height: f64,
+    /// Per empty cell under a filled cell of its column; a board term.
+    pub cover: f64,
+    /// Per row of height difference between neighbouring columns; a board term.
+    pub bumps: f64,
+    /// Per unit of `Features::rows`; a board term.
+    pub rows: f64,
+    /// Per unit of the best placement value the next big unit of the sequence would have on
+    /// the board (see `ahead_value`); a board term, computed for the best children only.
+    pub ahead: f64,
+    /// Per cell of the unit on a cell where some unit of the problem spawns.
+    pub spawn: f64,
+    /// Lock only where the unit cannot fall further (SW or SE blocked).
+    pub resting: bool,
+    /// Skip locks that clear a single row while the board holds fewer than three rows' worth
+    /// of cells and more than ten units remain, waiting for multi-row clears.
+    pub hold_single: bool,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        // depth 8 (was 4): problem 24 235,536 / 238,674 / 232,226 against 220,992 to 228,146
+        // with 4 (bench --per-problem 30 -c 1, load ~2-3, wider beam of row-mask values).
+        // hold_single on (`play -t 15 -c 1`, one run each, off -> on): problem 0 11,581 ->
+        // 12,413; 8 19,240 -> 20,208; 10 8,398 -> 8,938; 20 8,688 -> 8,900; 12 13,535 -> 13,323;
+        // 14 104,358 -> 105,676 (the board-count condition keeps it off on 18 and 24).
+        Weights {
+            points: 1.0,
+            depth: 8.0,
+            row_fill: 1.0,
+            neighbours: 2.0,
+            covered: -6.0,
+            drop: 4.0,
+            stack: 0.0,
+            lines: 0.0,
+            holes: HOLES,
+            height: HEIGHT,
+            cover: COVER,
+            bumps: BUMPS,
+            rows: 0.0,
+            ahead: 0.0,
+            spawn: 0.0,
+            resting: false,
+            hold_single: true,
+        }
+    }
+}
+
+// Board weights: all zero by default. Measured (`bench --per-problem 30 -c 1 --only 18,24`, load
+// 2-4; untuned: 18 ~27,500, 24 ~221,000): holes -20 and height 4 gave 16,049 and 150,446; holes
+// -50: 15,312 / 127,096; cover -15: 26,754 / 145,169; holes -2, height 2: 27,020 / 146,414; cover
+// -1: 31,631 / 225,684 (within the noise); height alone 10 or 30 on 18: 25,022 / 21,578. Both
+// problems have caves under pre-filled islands; in the games looked at, a penalty on sealing them
+// made the beam stack on the islands instead and end early (24: 896 of 1620 units, holes -20).
+const HOLES: f64 = 0.0;
+const HEIGHT: f64 = 0.0;
+const COVER: f64 = 0.0;
+const BUMPS: f64 = 0.0;
+
+/// The environment variable that changes the default weights (those of the problem's unit
+/// mix, `Weights::for_setup`), for tuning: `name=value` pairs separated by commas
+/// (`holes=-5,resting=1`), the names being those of `Weights`' fields.
+pub const WEIGHTS_VAR: &str = "PODIUM_ICFP2015_WEIGHTS";
+
+impl Weights {
+    /// The defaults with the `name=value` pairs of `spec` (see [`WEIGHTS_VAR`]) applied.
+    pub fn parse(spec: &str) -> Result<Weights, String> {
+        Weights::default().with(spec)
+    }
+
+    /// These weights with the `name=value` pairs of `spec` applied.
+    pub fn with(self, spec: &str) -> Result<Weights, String> {
+        let mut w = self;
+        for pair in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let bad = || format!("icfp2015 {WEIGHTS_VAR}: `{pair}` is not name=number");
+            let (name, value) = pair.split_once('=').ok_or_else(bad)?;
+            let v: f64 = value.trim().parse().map_err(|_| bad())?;
+            if !v.is_finite() {
+                return Err(bad());
+            }
+            let field = match name.trim() {
+                "points" => &mut w.points,
+                "depth" => &mut w.depth,
+                "row_fill" => &mut w.row_fill,
+                "neighbours" => &mut w.neighbours,
+                "covered" => &mut w.covered,
+                "drop" => &mut w.drop,
+                "stack" => &mut w.stack,
+                "lines" => &mut w.lines,
+                "holes" => &mut w.holes,
+                "height" => &mut w.height,
+                "cover" => &mut w.cover,
+                "bumps" => &mut w.bumps,
+                "rows" => &mut w.rows,
+                "ahead" => &mut w.ahead,
+                "spawn" => &mut w.spawn,
+                "resting" => {
+                    w.resting = v != 0.0;
+                    continue;
+                }
+                "hold_single" => {
+                    w.hold_single = v != 0.0;
+                    continue;
+                }
+                other => return Err(format!("icfp2015 {WEIGHTS_VAR}: no weight named `{other}`")),
+            };
+            *field = v;
+        }
+        Ok(w)
+    }
+
+    /// The weights [`WEIGHTS_VAR`] names, if it is set.
+    pub fn from_env() -> Result<Option<Weights>, String> {
+        Weights::default().with_env()
+    }
+
+    /// These weights with the pairs of [`WEIGHTS_VAR`] applied, if it is set.
+    pub(crate) fn with_env(self) -> Result<Option<Weights>, String> {
+        match std::env::var(WEIGHTS_VAR) {
+            Ok(spec) => self.with(&spec).map(Some),
+            Err(std::env::VarError::NotPresent) => Ok(None),
+            Err(_) => Err(format!("icfp2015 {WEIGHTS_VAR}: not UTF-8")),
+        }
+    }
+
+    /// The defaults for the unit mix of `setup`. With big units among small ones (see
+    /// `next_big_units`; problem 18: 75% of the cells come in 6 of its 26 units), the game
+    /// ends when a big unit cannot spawn: look ahead to the next big unit's best place, keep the
+    /// spawn cells free, avoid covering empty cells and lock only where units rest.
+    //
+    // Measured on problem 18 (`play -t 15 -c 1`, three runs each): defaults 30,870 / 31,508 /
+    // 31,544 (240-266 of 1000 units); ahead 1 alone 34,494 / 29,986 / 30,952; ahead 1, spawn
+    // -3000, cover -2: 32,240 / 56,596 / 45,213 (266, 714, 567 units), later 34,813 / 31,892 /
+    // 34,935 / 35,077; with resting too: 81,684 (all 1000 units) / 39,170 / 34,321 / 50,851 /
+    // 36,524 / 37,011 (problem 24: 215,414, 12: 136,137, both as without).
+    pub fn for_setup(setup: &Setup) -> Weights {
+        let w = Weights::default();
+        if has_big_units(setup) {
+            Weights {
+                ahead: 1.0,
+                spawn: -3000.0,
+                cover: -2.0,
+                resting: true,
+                ..w
+            }
+        } else {
+            w
+        }
+    }
+
+    /// Whether any board term is weighted (else `Features` need not be computed).
+    pub(crate) fn sees_boards(&self) -> bool {
+        self.holes != 0.0
+            || self.height != 0.0
+            || self.cover != 0.0
+            || self.bumps != 0.0
+            || self.rows != 0.0
+    }
+
+    /// These weights, each scaled by a random factor in [0.5, 2], and a drop weight in [0, 8].
+    pub fn perturbed(&self, rng: &mut Rng) -> Weights {
+        let drop = 8.0 * rng.f64();
+        Weights {
+            drop,
+            ..self.scaled(|w| w * 2f64.powf(2.0 * rng.f64() - 1.0))
+        }
+    }
+
+    /// These weights, each scaled by a random factor in [0.8, 1.25].
+    pub fn nudged(&self, rng: &mut Rng) -> Weights {
+        self.scaled(|w| w * 2f64.powf(0.3 * (2.0 * rng.f64() - 1.0)))
+    }
+
+    /// These weights with every number passed through `scale` (the switches kept).
+    fn scaled(&self, mut scale: impl FnMut(f64) -> f64) -> Weights {
+        Weights {
+            points: scale(self.points),
+            depth: scale(self.depth),
+            row_fill: scale(self.row_fill),
+            neighbours: scale(self.neighbours),
+            covered: scale(self.covered),
+            drop: scale(self.drop),
+            stack: scale(self.stack),
+            lines: scale(self.lines),
+            holes: scale(self.holes),
+            height: scale(self.height),
+            cover: scale(self.cover),
+            bumps: scale(self.bumps),
+            rows: scale(self.rows),
+            ahead: scale(self.ahead),
+            spawn: self.spawn,
+            resting: self.resting,
+            hold_single: self.hold_single,
+        }
+    }
+}
+
+/// Per layer k of `order`: the layer of the next big unit after k, if any. A unit is big when
+/// it has more than twice the mean unit size of the problem (problem 18: the 9- and 17-cell units
+/// among 20 single cells), so on problems of similar units there is none.
+pub(crate) fn next_big_units(setup: &Setup, order: &[u32]) -> Vec<Option<usize>> {
+    let big = big_units(setup);
+    let mut next = vec![None; order.len()];
+    let mut upcoming = None;
+    for k in (0..order.len()).rev() {
+        next[k] = upcoming;
+        if big[order[k] as usize] {
+            upcoming = Some(k);
+        }
+    }
+    next
+}
+
+/// Per unit of the problem, whether it is big (see `next_big_units`).
+fn big_units(setup: &Setup) -> Vec<bool> {
+    let mean =
+        setup.units.iter().map(|u| u.size as f64).sum::<f64>() / setup.units.len().max(1) as f64;
+    setup
+        .units
+        .iter()
+        .map(|u| u.size as f64 > 2.0 * mean)
+        .collect()
+}
+
+/// Whether some unit of the problem is big.
+fn has_big_units(setup: &Setup) -> bool {
+    big_units(setup).contains(&true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_parse_names_and_reject_the_rest() {
+        let w = Weights::parse(" holes=-5, resting=1,spawn=-3000 ").unwrap();
+        assert_eq!((w.holes, w.spawn, w.resting), (-5.0, -3000.0, true));
+        assert_eq!(w.depth, Weights::default().depth);
+        for bad in ["holes", "holes=x", "hole=1", "depth=inf", "=3"] {
+            let e = Weights::parse(bad).unwrap_err();
+            assert!(
+                e.starts_with("icfp2015 PODIUM_ICFP2015_WEIGHTS:"),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn big_units_follow_the_unit_mix() {
+        // Problem 18: 20 single cells, five 9-cell and one 17-cell unit; problem 0: 1-3 cells.
+        let setup = Setup::bundled(18);
+        let big: Vec<u32> = (0..setup.units.len() as u32)
+            .filter(|&i| big_units(&setup)[i as usize])
+            .map(|i| setup.units[i as usize].size)
+            .collect();
+        assert_eq!(big, [17, 9, 9, 9, 9, 9]);
+        assert_eq!(Weights::for_setup(&setup).ahead, 1.0);
+        assert!(Weights::for_setup(&setup).resting);
+        let order = [0, 20, 1, 2, 21, 3];
+        assert_eq!(
+            next_big_units(&setup, &order),
+            [Some(1), Some(4), Some(4), Some(4), None, None]
+        );
+        let small = Setup::bundled(0);
+        assert!(!has_big_units(&small));
+        assert_eq!(Weights::for_setup(&small).ahead, 0.0);
+    }
+}

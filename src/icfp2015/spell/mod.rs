@@ -1,0 +1,9 @@
+//! How each unit reaches its lock: the command path from its spawn, spelling phrases of power on
+//! the way (greedy and DP routes, phrases across one lock or several units). Built on `place`.
+
+pub mod chain;
+pub mod dp;
+mod reach;
+pub mod route;
+pub mod span;
+mod words;

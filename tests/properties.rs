@@ -333,8 +333,8 @@ mod cephalopod {
 
 mod icfp2015 {
     use super::*;
-    use podium::icfp2015::commands::{decode, encode, first_invalid};
-    use podium::icfp2015::problem::UnitSpec;
+    use podium::icfp2015::rules::commands::{decode, encode, first_invalid};
+    use podium::icfp2015::rules::problem::UnitSpec;
     use podium::icfp2015::{evaluate, Cell, Command, PhraseSet, Problem, Setup, Solution};
     use serde_json::{json, Value};
 

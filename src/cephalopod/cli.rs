@@ -1,6 +1,7 @@
 //! `podium cephalopod`, `verify cephalopod` and the cephalopod section of `podium bench`: the
 //! clap arguments and their runners.
 
+use super::pips::PipEngine;
 use super::{cases, memory, reference, Engine, Kernel, KernelChoice, LayerStats, Problem};
 use crate::core::cli::{CliError, EXIT_INVALID};
 use crate::core::counters::{peak_rss_bytes, CounterReport, CounterSet};
@@ -25,6 +26,17 @@ pub struct CephalopodArgs {
     /// at the input).
     #[arg(long)]
     pub prefault: bool,
+    /// The search: the layered BFS (one layer per depth; --stats shows them), or every distinct
+    /// board once in pip order (fewer instructions on long games, more on short ones so far).
+    #[arg(long, value_enum, default_value_t = EngineArg::Layers)]
+    pub engine: EngineArg,
+}
+
+/// Which search computes the answer (both exact; see src/cephalopod/pips.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    Layers,
+    Pips,
 }
 
 /// Which lane kernel runs: the fastest this CPU has, or one named.
@@ -46,7 +58,42 @@ impl From<KernelArg> for KernelChoice {
 }
 
 pub fn run(args: CephalopodArgs) -> Result<(), CliError> {
-    solve_file(args.file, args.stats, args.prefault, args.kernel.into())
+    match args.engine {
+        EngineArg::Pips => solve_file_by_pips(args.file, args.stats, args.kernel.into()),
+        EngineArg::Layers => solve_file(args.file, args.stats, args.prefault, args.kernel.into()),
+    }
+}
+
+/// The pip-ordered engine: its tables grow with the case, so nothing is reserved up front.
+fn solve_file_by_pips(
+    file: Option<PathBuf>,
+    stats: bool,
+    choice: KernelChoice,
+) -> Result<(), CliError> {
+    let kernel = super::select(choice).map_err(CliError::input)?;
+    let clock = Instant::now();
+    let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
+    let read = clock.elapsed();
+    let mut engine = PipEngine::new();
+    let answer = super::pips::run(&mut engine, kernel, &problem.board, problem.depth);
+    let solved = clock.elapsed();
+    writeln!(std::io::stdout(), "{answer}")?;
+    if stats {
+        eprintln!(
+            "engine: pips, kernel: {} (cpu: {})",
+            kernel.name(),
+            crate::core::cpu::features()
+        );
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        eprintln!(
+            "time: read+parse {:.3} ms, solve {:.3} ms, total {:.3} ms; peak RSS: {:.1} MiB",
+            ms(read),
+            ms(solved - read),
+            ms(solved),
+            peak_rss_bytes() as f64 / (1 << 20) as f64
+        );
+    }
+    Ok(())
 }
 
 fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {
@@ -170,47 +217,61 @@ pub fn bench(filter: Option<&str>, runs: usize, choice: KernelChoice) -> Result<
     let arena = memory::arena();
     let mut buffers = memory::buffers(&arena);
     memory::prefault_for(&mut buffers, super::engine::PREFAULT_STATES);
-    let mut engine = Engine::new(buffers);
+    let mut layered = Engine::new(buffers);
+    let mut pips = PipEngine::new();
     writeln!(
         out,
-        "cephalopod ({} kernel, median of {runs} runs)",
+        "cephalopod ({} kernel, median of {runs} runs; both engines, alternating, in one run)",
         kernel.name()
     )?;
     writeln!(
         out,
-        "{:<14} {:>5} {:>11} {:>11} {:>4} {:>10}",
-        "case", "depth", "answer", "expected", "ok", "ms"
+        "{:<14} {:>5} {:>11} {:>11} {:>4} {:>10} {:>10} {:>7}",
+        "case", "depth", "answer", "expected", "ok", "pips ms", "layers ms", "ratio"
     )?;
     let mut failures = 0;
-    let mut total = Duration::ZERO;
+    let mut total = [Duration::ZERO; 2];
     for case in selected {
-        let mut times = Vec::with_capacity(runs);
-        let mut answer = 0;
+        let mut times = [Vec::with_capacity(runs), Vec::with_capacity(runs)];
+        let mut answers = [0; 2];
         for _ in 0..runs {
             let start = Instant::now();
-            answer = super::arch::run(&mut engine, kernel, case.board(), case.problem.depth, None);
-            times.push(start.elapsed());
+            answers[0] = super::pips::run(&mut pips, kernel, case.board(), case.problem.depth);
+            times[0].push(start.elapsed());
+            let start = Instant::now();
+            answers[1] =
+                super::arch::run(&mut layered, kernel, case.board(), case.problem.depth, None);
+            times[1].push(start.elapsed());
         }
-        times.sort();
-        let median = times[runs / 2];
-        total += median;
-        let ok = answer == case.expected;
+        let median = |t: &mut Vec<Duration>| {
+            t.sort();
+            t[runs / 2]
+        };
+        let medians = [median(&mut times[0]), median(&mut times[1])];
+        total[0] += medians[0];
+        total[1] += medians[1];
+        let ok = answers == [case.expected; 2];
         failures += usize::from(!ok);
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
         writeln!(
             out,
-            "{:<14} {:>5} {:>11} {:>11} {:>4} {:>10.3}",
+            "{:<14} {:>5} {:>11} {:>11} {:>4} {:>10.3} {:>10.3} {:>7.2}",
             case.id,
             case.problem.depth,
-            answer,
+            answers[0],
             case.expected,
             if ok { "ok" } else { "FAIL" },
-            median.as_secs_f64() * 1e3
+            ms(medians[0]),
+            ms(medians[1]),
+            medians[1].as_secs_f64() / medians[0].as_secs_f64().max(1e-9)
         )?;
     }
     writeln!(
         out,
-        "total {:.3} ms (sum of medians, solve only, in-process)",
-        total.as_secs_f64() * 1e3
+        "total {:.3} ms pips, {:.3} ms layers, layers/pips {:.2} (sums of medians, solve only, in-process)",
+        total[0].as_secs_f64() * 1e3,
+        total[1].as_secs_f64() * 1e3,
+        total[1].as_secs_f64() / total[0].as_secs_f64().max(1e-9)
     )?;
     if failures > 0 {
         return Err(CliError::new(

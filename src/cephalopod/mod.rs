@@ -8,6 +8,7 @@ pub mod cli;
 pub mod engine;
 pub mod input;
 pub mod memory;
+pub mod pips;
 pub mod reference;
 #[cfg(test)]
 mod table_checks;

@@ -5,15 +5,45 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 const WORD_BITS: usize = 64;
 
-/// The bits of columns `0..width` set; `width` may be 0 to 64.
+/// A machine word that holds one board row, bit c for column c: `u64` for boards up to 64
+/// columns (tetromino, bananagrams), `u128` up to 128 (icfp2015's widest, 100).
+pub trait RowWord:
+    Copy + Eq + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Output = Self>
+{
+    const BITS: usize;
+    const EMPTY: Self;
+    /// The bits of columns `0..width` set; `width` may be 0 to `BITS`.
+    fn row_mask(width: usize) -> Self;
+}
+
+macro_rules! row_word {
+    ($word:ty) => {
+        impl RowWord for $word {
+            const BITS: usize = <$word>::BITS as usize;
+            const EMPTY: Self = 0;
+            #[inline]
+            fn row_mask(width: usize) -> Self {
+                assert!(
+                    width <= <Self as RowWord>::BITS,
+                    "row_mask: width {width} exceeds {}",
+                    Self::BITS
+                );
+                if width == <Self as RowWord>::BITS {
+                    <$word>::MAX
+                } else {
+                    (1 << width) - 1
+                }
+            }
+        }
+    };
+}
+row_word!(u64);
+row_word!(u128);
+
+/// The bits of columns `0..width` set, in the row word `W`; `width` may be 0 to `W::BITS`.
 #[inline]
-pub const fn row_mask(width: usize) -> u64 {
-    assert!(width <= WORD_BITS, "row_mask width exceeds 64");
-    if width == WORD_BITS {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
-    }
+pub fn row_mask<W: RowWord>(width: usize) -> W {
+    W::row_mask(width)
 }
 
 /// A board of `ROWS` rows and up to 64 columns, one word per row.
@@ -40,7 +70,7 @@ impl<const ROWS: usize> Bitboard<ROWS> {
             "Bitboard::full: {rows} rows on a {ROWS}-row board"
         );
         let mut board = Self::EMPTY;
-        board.rows[..rows].fill(row_mask(width));
+        board.rows[..rows].fill(row_mask::<u64>(width));
         board
     }
 
@@ -337,7 +367,7 @@ impl BitGrid {
         if self.words_per_row == 0 {
             return true;
         }
-        let last_word_mask = row_mask(self.width - (self.words_per_row - 1) * WORD_BITS);
+        let last_word_mask = row_mask::<u64>(self.width - (self.words_per_row - 1) * WORD_BITS);
         self.words.chunks_exact(self.words_per_row).all(|row| {
             let (&last, whole) = row.split_last().expect("rows have at least one word");
             whole.iter().all(|&word| word == u64::MAX) && last == last_word_mask
@@ -494,17 +524,19 @@ mod tests {
 
     #[test]
     fn row_mask_covers_exactly_width_columns() {
-        assert_eq!(row_mask(0), 0);
-        assert_eq!(row_mask(1), 1);
-        assert_eq!(row_mask(10), 0x3ff);
-        assert_eq!(row_mask(63), u64::MAX >> 1);
-        assert_eq!(row_mask(64), u64::MAX);
+        assert_eq!(row_mask::<u64>(0), 0);
+        assert_eq!(row_mask::<u64>(1), 1);
+        assert_eq!(row_mask::<u64>(10), 0x3ff);
+        assert_eq!(row_mask::<u64>(63), u64::MAX >> 1);
+        assert_eq!(row_mask::<u64>(64), u64::MAX);
+        assert_eq!(row_mask::<u128>(100), u128::MAX >> 28);
+        assert_eq!(row_mask::<u128>(128), u128::MAX);
     }
 
     #[test]
     #[should_panic(expected = "exceeds 64")]
     fn row_mask_rejects_wide_rows() {
-        row_mask(65);
+        row_mask::<u64>(65);
     }
 
     #[test]

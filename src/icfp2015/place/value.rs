@@ -3,6 +3,7 @@
 
 use super::placement::{lock_positions_where, runs_through};
 use super::weights::Weights;
+use crate::core::bitboard::row_mask;
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::game::Setup;
 use crate::icfp2015::rules::unit::{Pos, Unit};
@@ -16,7 +17,7 @@ use crate::icfp2015::rules::unit::{Pos, Unit};
 pub fn placement_value(board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> (f64, u32) {
     let shape = unit.shape(pos.orientation, pos.y);
     let (width, height) = (board.width() as i32, board.height() as i32);
-    let full = u128::MAX >> (128 - width);
+    let full = row_mask::<u128>(board.width());
     let last = 1u128 << (width - 1);
     let rows = board.rows();
     let left = pos.x + shape.dx_min;
@@ -111,7 +112,7 @@ impl Features {
     /// [`Features::of`], leaving `rows` at 0 unless `with_rows` (its floating-point powers
     /// dominate the cost of the rest).
     pub fn of_with(board: &Board, with_rows: bool) -> Features {
-        let full = u128::MAX >> (128 - board.width());
+        let full = row_mask::<u128>(board.width());
         let rows = board.rows();
         let clear_rows = rows.iter().position(|&r| r != 0).unwrap_or(rows.len());
         let mut holes = 0;

@@ -3,6 +3,7 @@
 
 use super::hex::Cell;
 use super::unit::{Pos, Shape, Unit};
+use crate::core::bitboard::row_mask;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
@@ -20,7 +21,7 @@ impl Board {
         Board {
             width: width as i32,
             height: height as i32,
-            full: u128::MAX >> (128 - width),
+            full: row_mask::<u128>(width),
             rows: vec![0; height],
         }
     }

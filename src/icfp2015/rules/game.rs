@@ -8,6 +8,7 @@ use super::phrases::PhraseSet;
 use super::problem::{Problem, SeedError};
 use super::source::unit_order;
 use super::unit::{Pos, Unit};
+use crate::core::stamp::StampSet;
 use std::fmt;
 
 /// A problem with its units precomputed and its starting board; shared by every game on it.
@@ -110,11 +111,10 @@ pub struct Game<'a> {
     moves: u64,
     move_score: u64,
     prev_lines: u32,
-    /// Positions seen since the last SW/SE: `seen[left * 6 + canonical] == stamp`, where `left`
-    /// is the unit's leftmost column. Within one row, equal `(left, canonical)` means equal
+    /// Positions seen since the last SW/SE, at `left * 6 + canonical`, where `left` is the
+    /// unit's leftmost column. Within one row, equal `(left, canonical)` means equal
     /// `(pivot, member set)`, and `left` is on the board.
-    seen: Vec<u32>,
-    stamp: u32,
+    seen: StampSet,
 }
 
 /// Per command: the pivot's column change on an even row, on an odd row, and the row change.
@@ -168,8 +168,7 @@ impl<'a> Game<'a> {
             moves: 0,
             move_score: 0,
             prev_lines: 0,
-            seen: vec![0; setup.width() * 6],
-            stamp: 0,
+            seen: StampSet::new(setup.width() * 6),
         };
         game.spawn();
         game
@@ -259,13 +258,8 @@ impl<'a> Game<'a> {
     /// Starts a fresh row history holding only `pos`.
     #[inline]
     fn reset_history(&mut self, pos: Pos) {
-        if self.stamp == u32::MAX {
-            self.seen.fill(0);
-            self.stamp = 0;
-        }
-        self.stamp += 1;
-        let slot = self.seen_slot(pos);
-        self.seen[slot] = self.stamp;
+        self.seen.clear();
+        self.seen.insert(self.seen_slot(pos));
     }
 
     fn spawn(&mut self) {
@@ -298,7 +292,7 @@ impl<'a> Game<'a> {
         let next = self.target(command);
         if !self.fits(next) {
             Probe::Locks
-        } else if !command.descends() && self.seen[self.seen_slot(next)] == self.stamp {
+        } else if !command.descends() && self.seen.contains(self.seen_slot(next)) {
             Probe::Repeats
         } else {
             Probe::Moves(next)
@@ -321,16 +315,12 @@ impl<'a> Game<'a> {
         let slot = (next.x + shape.dx_min) as usize * 6
             + unit.canonical[next.orientation as usize] as usize;
         if command.descends() {
-            if self.stamp == u32::MAX {
-                self.seen.fill(0);
-                self.stamp = 0;
-            }
-            self.stamp += 1;
-        } else if self.seen[slot] == self.stamp {
+            self.seen.clear();
+        } else if self.seen.contains(slot) {
             self.status = Status::Repeated(command);
             return Outcome::Repeated;
         }
-        self.seen[slot] = self.stamp;
+        self.seen.insert(slot);
         self.pos = next;
         self.moves += 1;
         Outcome::Moved

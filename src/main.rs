@@ -112,7 +112,10 @@ enum BenchProblem {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match podium::core::cli::parse_args::<Cli>("podium") {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let result = match cli.command {
         Command::Cephalopod(args) => cephalopod::cli::run(args),
         Command::Bench {

@@ -21,10 +21,11 @@ pub enum BananagramsCommand {
     /// Build a valid grid from all of LETTERS, prove that none exists, or give up at the budget.
     Solve {
         letters: String,
-        /// Seconds before giving up.
-        #[arg(long, default_value_t = 10.0)]
+        /// Seconds before giving up (exit 4).
+        #[arg(long = "time", alias = "budget", value_name = "SECONDS", default_value_t = 10.0,
+              allow_negative_numbers = true, value_parser = crate::core::cli::parse_seconds)]
         budget: f64,
-        /// Search nodes before giving up (deterministic, unlike --budget).
+        /// Search nodes before giving up (deterministic, unlike --time).
         #[arg(long, default_value_t = u64::MAX)]
         nodes: u64,
         #[command(flatten)]
@@ -39,14 +40,18 @@ pub enum BananagramsCommand {
     /// Random hands (drawn from the 144-tile bunch) through the solver: how many are solved,
     /// proven impossible or given up, and the time per hand.
     Hands {
+        /// How many hands.
         #[arg(long, default_value_t = 1000)]
         count: usize,
+        /// Tiles per hand.
         #[arg(long, default_value_t = 21)]
         tiles: usize,
+        /// Seed of the first hand's draw; the others follow from it.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Seconds per hand before giving up.
-        #[arg(long, default_value_t = 1.0)]
+        #[arg(long = "time", alias = "budget", value_name = "SECONDS", default_value_t = 1.0,
+              allow_negative_numbers = true, value_parser = crate::core::cli::parse_seconds)]
         budget: f64,
         #[command(flatten)]
         dict: DictArg,
@@ -66,7 +71,7 @@ pub enum BananagramsCommand {
         #[command(flatten)]
         dict: DictArg,
     },
-    /// Check a grid (text rows, `.` empty) against a hand: exit 0 if valid, 3 naming the fault.
+    /// Check a grid (text rows, `.` empty) against a hand: exit 0 if valid, 1 naming the fault.
     Check {
         /// The grid file.
         grid: PathBuf,
@@ -107,17 +112,6 @@ pub enum PlaceArg {
     Anywhere,
 }
 
-/// A `--budget` in seconds: a finite number, 0 or more.
-fn check_budget(budget: f64) -> Result<(), CliError> {
-    if budget.is_finite() && budget >= 0.0 {
-        Ok(())
-    } else {
-        Err(CliError::input(format!(
-            "bananagrams --budget {budget}: seconds must be a finite number, 0 or more"
-        )))
-    }
-}
-
 fn parse_hand(text: &str) -> Result<Tiles, CliError> {
     let hand = Tiles::parse(text).map_err(|e| {
         CliError::input(match e {
@@ -147,7 +141,6 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
             verbose,
         } => {
             let hand = parse_hand(&letters)?;
-            check_budget(budget)?;
             let lexicon = dict.load()?;
             let started = Instant::now();
             let deadline = Deadline::from_secs_f64(budget.max(0.0));
@@ -203,7 +196,6 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
             dict,
             verbose,
         } => {
-            check_budget(budget)?;
             if count == 0 {
                 return Err(CliError::input(
                     "bananagrams hands: --count must be at least 1",
@@ -269,7 +261,7 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
                     Ok(())
                 }
                 Err(fault) => Err(CliError::new(
-                    3,
+                    crate::core::cli::EXIT_INVALID,
                     format!("bananagrams: invalid grid: {fault}"),
                 )),
             }

@@ -18,8 +18,8 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    finish(
-        "play_icfp2015",
-        run(Icfp2015Command::Play(Cli::parse().play)),
-    )
+    match podium::core::cli::parse_args::<Cli>("play_icfp2015") {
+        Ok(cli) => finish("play_icfp2015", run(Icfp2015Command::Play(cli.play))),
+        Err(code) => code,
+    }
 }

@@ -104,6 +104,33 @@ pub fn finish(program: &str, result: Result<(), CliError>) -> ExitCode {
     }
 }
 
+/// The command line parsed by clap, or the process's end: help and `--version` print as clap
+/// prints them (exit 0); a bad argument is one line, `PROGRAM: ...`, and exit 2, like any other
+/// bad input (clap's own message adds a blank line and a usage hint).
+pub fn parse_args<P: clap::Parser>(program: &str) -> Result<P, ExitCode> {
+    P::try_parse().map_err(|error| {
+        use clap::error::ErrorKind;
+        if matches!(
+            error.kind(),
+            ErrorKind::DisplayHelp
+                | ErrorKind::DisplayVersion
+                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        ) {
+            let _ = error.print();
+            return if error.use_stderr() {
+                ExitCode::from(EXIT_INPUT)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+        let text = error.render().to_string();
+        let line = text.lines().next().unwrap_or("bad arguments");
+        let line = line.strip_prefix("error: ").unwrap_or(line);
+        let _ = writeln!(io::stderr().lock(), "{program}: {line}");
+        ExitCode::from(EXIT_INPUT)
+    })
+}
+
 /// A time limit in seconds (clap `value_parser`): a finite number from 0 to [`MAX_SECONDS`].
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
     let value: f64 = text

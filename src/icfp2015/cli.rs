@@ -33,10 +33,11 @@ pub enum Icfp2015Command {
     /// Solve all 25 qualifier problems (bundled) and compare with the leaderboard.
     Bench {
         /// Seconds per problem (shared by its seeds), 0 to 1000000.
-        #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = crate::core::cli::parse_seconds)]
+        #[arg(long = "time", alias = "per-problem", value_name = "SECONDS", default_value_t = 10.0,
+              allow_negative_numbers = true, value_parser = crate::core::cli::parse_seconds)]
         per_problem: f64,
         /// Threads, 1 to 1024, capped at the cores available [default: all cores].
-        #[arg(short = 'c', long = "cores", value_parser = crate::core::cli::parse_threads)]
+        #[arg(short = 'c', long = "threads", alias = "cores", value_parser = crate::core::cli::parse_threads)]
         cores: Option<usize>,
         /// Only these problem ids (comma-separated; default all 25).
         #[arg(long, value_name = "IDS", value_delimiter = ',')]

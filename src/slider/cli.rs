@@ -25,8 +25,10 @@ pub enum SliderCommand {
     Solve {
         input: Option<PathBuf>,
         /// Seconds to search; the answer is printed within this.
-        #[arg(long, default_value_t = 9.5)]
+        #[arg(long, value_name = "SECONDS", default_value_t = 9.5, allow_negative_numbers = true,
+              value_parser = crate::core::cli::parse_seconds)]
         time: f64,
+        /// Seed of the search's random choices.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Instead of --time, stop after this many progress checks (one per 64 annealing steps):
@@ -58,16 +60,19 @@ pub enum SliderCommand {
         /// Write an SVG of the board instead of printing it.
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
+        /// Plain letters instead of ANSI colours.
         #[arg(long)]
         no_color: bool,
     },
     /// Solve the 40 reference instances and compare with the public peers' scores.
     Bench {
         /// Seconds per instance.
-        #[arg(long, default_value_t = 9.5)]
+        #[arg(long, value_name = "SECONDS", default_value_t = 9.5, allow_negative_numbers = true,
+              value_parser = crate::core::cli::parse_seconds)]
         time: f64,
-        /// Instances solved at once.
-        #[arg(long, default_value_t = 1)]
+        /// Instances solved at once, 1 to 1024.
+        #[arg(long = "threads", alias = "jobs", default_value_t = 1,
+              value_parser = crate::core::cli::parse_threads)]
         jobs: usize,
         /// Only these seeds (comma-separated).
         #[arg(long, value_delimiter = ',')]

@@ -2,7 +2,7 @@
 //! one engine reused, as `podium bench` does), and the AVX2/portable ratio from one run.
 
 use criterion::{black_box, BenchmarkId, Criterion};
-use podium::cephalopod::{self, arch, cases, memory, Engine, Kernel, KernelChoice};
+use podium::cephalopod::{self, cases, engine, memory, Engine, Kernel, KernelChoice};
 use std::time::{Duration, Instant};
 
 fn bench_cases(c: &mut Criterion) {
@@ -21,7 +21,7 @@ fn bench_cases(c: &mut Criterion) {
         b.iter(|| {
             for case in &codingame {
                 assert_eq!(
-                    arch::run(
+                    engine::run(
                         &mut engine,
                         kernel,
                         case.board(),
@@ -39,7 +39,7 @@ fn bench_cases(c: &mut Criterion) {
     {
         group.bench_with_input(BenchmarkId::from_parameter(&case.id), case, |b, case| {
             b.iter(|| {
-                arch::run(
+                engine::run(
                     &mut engine,
                     kernel,
                     case.board(),
@@ -67,7 +67,7 @@ fn kernel_ratio() {
             for (i, kernel) in [avx2, Kernel::Portable].into_iter().enumerate() {
                 let start = Instant::now();
                 assert_eq!(
-                    arch::run(&mut engine, kernel, case.board(), case.problem.depth, None),
+                    engine::run(&mut engine, kernel, case.board(), case.problem.depth, None),
                     case.expected
                 );
                 times[i].push(start.elapsed());

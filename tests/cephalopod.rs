@@ -2,7 +2,7 @@
 //! move sequences, the brute-force verifier, and a fuzzed parser. Heavy: run with --release.
 
 use podium::cephalopod::{
-    self, arch, cases, memory, reference, Board, Engine, Kernel, KernelChoice, Problem,
+    self, cases, engine, memory, reference, Board, Engine, Kernel, KernelChoice, Problem,
 };
 use podium::core::rng::Rng;
 
@@ -28,7 +28,7 @@ fn every_bundled_case_is_exact_with_every_kernel() {
     let mut engine = Engine::new(memory::buffers(&arena));
     for kernel in kernels() {
         for case in &all {
-            let got = arch::run(&mut engine, kernel, case.board(), case.problem.depth, None);
+            let got = engine::run(&mut engine, kernel, case.board(), case.problem.depth, None);
             assert_eq!(
                 got,
                 case.expected,
@@ -105,7 +105,7 @@ fn engine_agrees_with_plain_dfs_on_random_boards() {
         let depth = (i % 7) as u32;
         let want = (dfs(&board, depth) % (1 << 30)) as u32;
         for kernel in kernels() {
-            let got = arch::run(&mut engine, kernel, &board, depth, None);
+            let got = engine::run(&mut engine, kernel, &board, depth, None);
             assert_eq!(
                 got,
                 want,
@@ -189,7 +189,7 @@ fn one_engine_solves_many_problems_across_generation_wraps() {
     for _ in 0..8 {
         for case in [&deep, &small] {
             assert_eq!(
-                arch::run(&mut engine, kernel, case.board(), case.problem.depth, None),
+                engine::run(&mut engine, kernel, case.board(), case.problem.depth, None),
                 case.expected
             );
         }
@@ -202,7 +202,7 @@ fn stats_count_layers_and_children() {
     let mut engine = Engine::new(memory::buffers(&arena));
     let case = cases::find("cg11").unwrap();
     let mut layers = Vec::new();
-    let answer = arch::run(
+    let answer = engine::run(
         &mut engine,
         Kernel::Portable,
         case.board(),

@@ -134,7 +134,7 @@ fn solve_file(
     let mut engine = Engine::new(buffers);
     let counters = stats.then(CounterSet::start);
     let parsed = clock.elapsed();
-    let answer = super::arch::run(
+    let answer = super::engine::run(
         &mut engine,
         kernel,
         &problem.board,
@@ -240,7 +240,7 @@ pub fn bench(filter: Option<&str>, runs: usize, choice: KernelChoice) -> Result<
             times[0].push(start.elapsed());
             let start = Instant::now();
             answers[1] =
-                super::arch::run(&mut layered, kernel, case.board(), case.problem.depth, None);
+                super::engine::run(&mut layered, kernel, case.board(), case.problem.depth, None);
             times[1].push(start.elapsed());
         }
         let median = |t: &mut Vec<Duration>| {

@@ -13,7 +13,7 @@
 // Generation and merging are one loop: the parent's images and counts stay in registers.
 // Terminal children and the whole last layer are hashed, never inserted.
 
-use super::arch::LaneOps;
+use super::arch::{all::Portable, select, Kernel, KernelChoice, LaneOps};
 use super::board::Board;
 use super::tables::{
     Lanes, EMPTY_SHIFT, MAX_LAYER_STATES, MOVE_BASE, MOVE_HASH_SUM, MOVE_IMAGE, MOVE_SPAN,
@@ -428,4 +428,35 @@ fn last_layer<K: LaneOps>(states: &[u32], counts: &[Lanes], acc: &mut K::V) -> u
         *acc = K::add(*acc, K::mul(total, K::load(ways)));
     }
     children
+}
+
+/// Runs the engine with `kernel`'s lane operations.
+pub fn run(
+    engine: &mut Engine,
+    kernel: Kernel,
+    board: &Board,
+    depth: u32,
+    stats: Option<&mut Vec<LayerStats>>,
+) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if kernel == Kernel::Avx2 && select(KernelChoice::Avx2).is_ok() {
+        // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
+        return unsafe { run_avx2(engine, board, depth, stats) };
+    }
+    engine.run::<Portable>(board, depth, stats)
+}
+
+/// The engine compiled for AVX2, BMI1 and BMI2.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1 and BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+unsafe fn run_avx2(
+    engine: &mut Engine,
+    board: &Board,
+    depth: u32,
+    stats: Option<&mut Vec<LayerStats>>,
+) -> u32 {
+    engine.run::<super::arch::x86_64::avx2::Avx2>(board, depth, stats)
 }

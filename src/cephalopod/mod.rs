@@ -23,5 +23,5 @@ pub use input::{InputError, Problem};
 pub fn solve(problem: &Problem, kernel: Kernel) -> u32 {
     let arena = memory::arena();
     let mut engine = Engine::new(memory::buffers(&arena));
-    arch::run(&mut engine, kernel, &problem.board, problem.depth, None)
+    engine::run(&mut engine, kernel, &problem.board, problem.depth, None)
 }

@@ -2,7 +2,7 @@
 //! one-line message on stderr and exit status 2, as with `podium cephalopod`.
 
 use crate::cephalopod::engine::PREFAULT_STATES;
-use crate::cephalopod::{arch, memory, tables, Engine, KernelChoice, Problem};
+use crate::cephalopod::{arch, engine, memory, tables, Engine, KernelChoice, Problem};
 use std::io::{ErrorKind, Read, Write};
 use std::process::exit;
 
@@ -25,7 +25,7 @@ fn main() {
     }
     let problem = Problem::parse(&input).unwrap_or_else(|e| fail(e));
     let mut engine = Engine::new(buffers);
-    let answer = arch::run(&mut engine, kernel, &problem.board, problem.depth, None);
+    let answer = engine::run(&mut engine, kernel, &problem.board, problem.depth, None);
     // As `podium cephalopod`: a closed pipe ends quietly, another write error is exit 1.
     if let Err(e) = writeln!(std::io::stdout(), "{answer}") {
         if e.kind() != ErrorKind::BrokenPipe {

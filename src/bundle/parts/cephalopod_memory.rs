@@ -130,7 +130,7 @@ pub fn prefault_for(buffers: &mut Buffers, states: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cephalopod::{arch, cases, select, Engine, KernelChoice};
+    use crate::cephalopod::{cases, engine, select, Engine, KernelChoice};
 
     #[test]
     fn buffers_are_aligned_zeroed_and_solve_as_the_crate_does() {
@@ -142,7 +142,7 @@ mod tests {
         let mut engine = Engine::new(buffers);
         let kernel = select(KernelChoice::Auto).unwrap();
         for case in cases::all().iter().filter(|c| c.problem.depth <= 20) {
-            let answer = arch::run(&mut engine, kernel, case.board(), case.problem.depth, None);
+            let answer = engine::run(&mut engine, kernel, case.board(), case.problem.depth, None);
             assert_eq!(answer, case.expected, "{}", case.id);
         }
     }

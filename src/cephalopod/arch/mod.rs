@@ -5,8 +5,6 @@ pub(crate) mod all;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
-use super::board::Board;
-use super::engine::{Engine, LayerStats};
 use super::tables::{Lanes, NEIGHBOUR_SHIFTS};
 
 /// One value per symmetry lane. The engine is generic over this and is inlined into each
@@ -94,20 +92,4 @@ pub fn select(choice: KernelChoice) -> Result<Kernel, String> {
             Err("this CPU does not support AVX2 (or PODIUM_NO_AVX2 is set)".into())
         }
     }
-}
-
-/// Runs the engine with `kernel`'s lane operations.
-pub fn run(
-    engine: &mut Engine,
-    kernel: Kernel,
-    board: &Board,
-    depth: u32,
-    stats: Option<&mut Vec<LayerStats>>,
-) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if kernel == Kernel::Avx2 && select(KernelChoice::Avx2).is_ok() {
-        // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
-        return unsafe { x86_64::avx2::run(engine, board, depth, stats) };
-    }
-    engine.run::<all::Portable>(board, depth, stats)
 }

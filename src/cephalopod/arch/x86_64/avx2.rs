@@ -2,8 +2,6 @@
 //! canonical form is three table loads, two XORs and a horizontal min.
 
 use super::super::LaneOps;
-use crate::cephalopod::board::Board;
-use crate::cephalopod::engine::{Engine, LayerStats};
 use crate::cephalopod::tables::{
     Lanes, HASH_SLICE, LANE_PERMUTATION, NEIGHBOUR_MASK, SYMMETRY_XOR,
 };
@@ -111,18 +109,4 @@ impl LaneOps for Avx2 {
         let c = Self::load(&HASH_SLICE[2][(state >> 18 & 511) as usize]);
         Self::add(Self::add(a, b), c)
     }
-}
-
-/// The engine compiled for AVX2, BMI1 and BMI2.
-///
-/// # Safety
-/// The CPU must support AVX2, BMI1 and BMI2.
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-pub(crate) unsafe fn run(
-    engine: &mut Engine,
-    board: &Board,
-    depth: u32,
-    stats: Option<&mut Vec<LayerStats>>,
-) -> u32 {
-    engine.run::<Avx2>(board, depth, stats)
 }

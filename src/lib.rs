@@ -4,6 +4,7 @@
 pub mod bananagrams;
 pub mod bundle;
 pub mod cephalopod;
+pub mod compare;
 pub mod core;
 pub mod icfp2015;
 pub mod slider;

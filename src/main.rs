@@ -66,6 +66,20 @@ enum Command {
         /// Cephalopod: the lane kernel (auto: the fastest this CPU has).
         #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
         kernel: KernelArg,
+        /// JSON lines on stdout, one record per case (fields in the README), instead of the
+        /// tables; so far for cephalopod and slider (`--problem cephalopod --problem slider`).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compare two runs' JSON lines (`bench --json`) case by case: differences, ratios, and a
+    /// verdict; with --fail-if-worse, exit 1 when a problem got worse by more than PCT percent.
+    Compare {
+        /// The reference run.
+        a: PathBuf,
+        /// The run compared with it.
+        b: PathBuf,
+        #[arg(long, value_name = "PCT", value_parser = |t: &str| podium::core::cli::parse_bounded(t, "percent", 0, 1_000_000))]
+        fail_if_worse: Option<u64>,
     },
     /// Write one std-only Rust file of a solver for a contest judge (prints its size).
     Bundle {
@@ -125,13 +139,28 @@ fn main() -> ExitCode {
             slider_seconds,
             runs,
             kernel,
+            json,
         } => run_benches(
             &problem,
             filter.as_deref(),
             [icfp_seconds, slider_seconds],
             runs as usize,
             kernel.into(),
+            json,
         ),
+        Command::Compare {
+            a,
+            b,
+            fail_if_worse,
+        } => podium::compare::read_run(&a).and_then(|run_a| {
+            let run_b = podium::compare::read_run(&b)?;
+            podium::compare::compare(
+                &run_a,
+                &run_b,
+                fail_if_worse.map(|p| p as f64),
+                &mut std::io::stdout(),
+            )
+        }),
         Command::Tetromino { command } => podium::tetromino::cli::run(command),
         Command::Slider { command } => podium::slider::cli::run(command),
         Command::Bananagrams { command } => podium::bananagrams::cli::run(command),
@@ -165,12 +194,42 @@ fn run_benches(
     [icfp_seconds, slider_seconds]: [f64; 2],
     runs: usize,
     kernel: KernelChoice,
+    json: bool,
 ) -> Result<(), CliError> {
     let mut out = std::io::stdout();
     let wanted = |p: BenchProblem| problems.is_empty() || problems.contains(&p);
+    if json {
+        const RECORDED: [BenchProblem; 2] = [BenchProblem::Cephalopod, BenchProblem::Slider];
+        if problems.is_empty() || problems.iter().any(|p| !RECORDED.contains(p)) {
+            return Err(CliError::input(
+                "bench --json: records exist for cephalopod and slider so far; \
+                 give --problem cephalopod and/or --problem slider",
+            ));
+        }
+        let mut stdout = std::io::stdout();
+        let mut report = podium::core::report::Report::json(&mut stdout);
+        if wanted(BenchProblem::Cephalopod) {
+            cephalopod::cli::bench(filter, runs, kernel, &mut report)?;
+        }
+        if wanted(BenchProblem::Slider) {
+            let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+            podium::slider::cli::run(podium::slider::cli::SliderCommand::Bench {
+                time: slider_seconds,
+                jobs,
+                seeds: Vec::new(),
+                json: true,
+            })?;
+        }
+        return Ok(());
+    }
     let mut result = Ok(());
     if wanted(BenchProblem::Cephalopod) {
-        result = cephalopod::cli::bench(filter, runs, kernel);
+        result = cephalopod::cli::bench(
+            filter,
+            runs,
+            kernel,
+            &mut podium::core::report::Report::none(),
+        );
     }
     if wanted(BenchProblem::Icfp2015) {
         writeln!(out)?;
@@ -194,6 +253,7 @@ fn run_benches(
             time: slider_seconds,
             jobs,
             seeds: Vec::new(),
+            json: false,
         };
         podium::slider::cli::run(bench)?;
     }

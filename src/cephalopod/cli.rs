@@ -5,6 +5,7 @@ use super::pips::PipEngine;
 use super::{cases, memory, reference, Engine, Kernel, KernelChoice, LayerStats, Problem};
 use crate::core::cli::{CliError, EXIT_INVALID};
 use crate::core::counters::{peak_rss_bytes, CounterReport, CounterSet};
+use crate::core::report::{Record, Report};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -200,8 +201,20 @@ fn print_stats(
 }
 
 /// The bundled cases, each the median of `runs` solves, against their known answers.
-pub fn bench(filter: Option<&str>, runs: usize, choice: KernelChoice) -> Result<(), CliError> {
-    let mut out = std::io::stdout();
+/// Under `--json` (a `report` that writes) one record per case and engine replaces the table.
+pub fn bench(
+    filter: Option<&str>,
+    runs: usize,
+    choice: KernelChoice,
+    report: &mut Report,
+) -> Result<(), CliError> {
+    let mut stdout = std::io::stdout();
+    let mut sink = std::io::sink();
+    let out: &mut dyn Write = if report.is_json() {
+        &mut sink
+    } else {
+        &mut stdout
+    };
     let kernel = super::select(choice).map_err(CliError::input)?;
     let all = cases::all();
     let selected: Vec<_> = all
@@ -251,6 +264,20 @@ pub fn bench(filter: Option<&str>, runs: usize, choice: KernelChoice) -> Result<
         total[0] += medians[0];
         total[1] += medians[1];
         let ok = answers == [case.expected; 2];
+        for (engine, (answer, runs)) in ["", " --engine pips"]
+            .iter()
+            .zip([(answers[1], &times[1]), (answers[0], &times[0])])
+        {
+            report.record(&Record {
+                problem: "cephalopod",
+                case: format!("{}{engine}", case.id),
+                answer: Some(answer.into()),
+                references: vec![("expected", f64::from(case.expected))],
+                ok: Some(answer == case.expected),
+                runs: runs.clone(),
+                ..Record::default()
+            })?;
+        }
         failures += usize::from(!ok);
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         writeln!(

@@ -6,6 +6,7 @@ use super::cases::{peers, INSTANCES};
 use super::score::score;
 use super::show;
 use super::solve::{solve, solve_by, Checks};
+use crate::core::report::{Record, Report};
 use crate::core::timer::Deadline;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -77,6 +78,10 @@ pub enum SliderCommand {
         /// Only these seeds (comma-separated).
         #[arg(long, value_delimiter = ',')]
         seeds: Vec<u64>,
+        /// JSON lines on stdout, one record per instance (fields in the README), instead of the
+        /// table.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -186,11 +191,16 @@ pub fn run(command: SliderCommand) -> Result<(), CliError> {
                 None => write(None, &show::ansi(&problem, &frame, !no_color)),
             }
         }
-        SliderCommand::Bench { time, jobs, seeds } => bench(time, jobs.max(1), &seeds),
+        SliderCommand::Bench {
+            time,
+            jobs,
+            seeds,
+            json,
+        } => bench(time, jobs.max(1), &seeds, json),
     }
 }
 
-fn bench(time: f64, jobs: usize, seeds: &[u64]) -> Result<(), CliError> {
+fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool) -> Result<(), CliError> {
     let peers = peers();
     let chosen: Vec<(u64, &str)> = INSTANCES
         .iter()
@@ -204,7 +214,9 @@ fn bench(time: f64, jobs: usize, seeds: &[u64]) -> Result<(), CliError> {
             INSTANCES.last().map_or(0, |i| i.0)
         )));
     }
-    let mut out = std::io::stdout();
+    let mut stdout = std::io::stdout();
+    let mut sink = std::io::sink();
+    let out: &mut dyn Write = if json { &mut sink } else { &mut stdout };
     writeln!(
         out,
         "slider bench: {} instances, {time} s each, {jobs} at once",
@@ -214,6 +226,7 @@ fn bench(time: f64, jobs: usize, seeds: &[u64]) -> Result<(), CliError> {
         out,
         "seed    ours  arukuka dedentete highjump    best  ours/best"
     )?;
+    let records = Mutex::new(Vec::new());
     // The workers print their own lines as they finish.
     let write_error = Mutex::new(None);
     let next = AtomicUsize::new(0);
@@ -226,7 +239,9 @@ fn bench(time: f64, jobs: usize, seeds: &[u64]) -> Result<(), CliError> {
                     break;
                 };
                 let problem = Problem::parse(text).expect("bundled instance");
+                let started = std::time::Instant::now();
                 let solved = solve(&problem, Deadline::from_secs_f64(time), seed);
+                let took = started.elapsed();
                 let checked = score(&problem, &output_text(&solved.turns)).map_or(-1, |s| s.score);
                 let peer = peers.iter().find(|p| p.seed == seed).copied();
                 let line = match peer {
@@ -240,7 +255,24 @@ fn bench(time: f64, jobs: usize, seeds: &[u64]) -> Result<(), CliError> {
                     ),
                     None => format!("{seed:4} {checked:7}"),
                 };
-                if let Err(e) = writeln!(std::io::stdout(), "{line}") {
+                if json {
+                    records.lock().expect("records").push(Record {
+                        problem: "slider",
+                        case: seed.to_string(),
+                        score: Some(checked as f64),
+                        references: peer.map_or_else(Vec::new, |p| {
+                            vec![
+                                ("arukuka", p.arukuka as f64),
+                                ("dedentete", p.dedentete as f64),
+                                ("highjump425", p.highjump425 as f64),
+                                ("best", p.best as f64),
+                            ]
+                        }),
+                        ok: Some(checked >= 0),
+                        runs: vec![took],
+                        ..Record::default()
+                    });
+                } else if let Err(e) = writeln!(std::io::stdout(), "{line}") {
                     *write_error.lock().expect("write error") = Some(e);
                     break;
                 }
@@ -251,6 +283,16 @@ fn bench(time: f64, jobs: usize, seeds: &[u64]) -> Result<(), CliError> {
     });
     if let Some(e) = write_error.into_inner().expect("write error") {
         return Err(CliError::write("stdout", e));
+    }
+    if json {
+        let mut records = records.into_inner().expect("records");
+        records.sort_by_key(|r| r.case.parse::<u64>().unwrap_or(u64::MAX));
+        let mut stdout = std::io::stdout();
+        let mut report = Report::json(&mut stdout);
+        for record in &records {
+            report.record(record)?;
+        }
+        return Ok(());
     }
     let mut out = std::io::stdout();
     let results = results.into_inner().expect("results");

@@ -67,7 +67,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
         kernel: KernelArg,
         /// JSON lines on stdout, one record per case (fields in the README), instead of the
-        /// tables; so far for cephalopod and slider (`--problem cephalopod --problem slider`).
+        /// tables; so far for cephalopod, icfp2015 and slider (choose with --problem).
         #[arg(long)]
         json: bool,
     },
@@ -199,17 +199,26 @@ fn run_benches(
     let mut out = std::io::stdout();
     let wanted = |p: BenchProblem| problems.is_empty() || problems.contains(&p);
     if json {
-        const RECORDED: [BenchProblem; 2] = [BenchProblem::Cephalopod, BenchProblem::Slider];
+        const RECORDED: [BenchProblem; 3] = [
+            BenchProblem::Cephalopod,
+            BenchProblem::Icfp2015,
+            BenchProblem::Slider,
+        ];
         if problems.is_empty() || problems.iter().any(|p| !RECORDED.contains(p)) {
             return Err(CliError::input(
-                "bench --json: records exist for cephalopod and slider so far; \
-                 give --problem cephalopod and/or --problem slider",
+                "bench --json: records exist for cephalopod, icfp2015 and slider so far; \
+                 choose among them with --problem",
             ));
         }
         let mut stdout = std::io::stdout();
         let mut report = podium::core::report::Report::json(&mut stdout);
         if wanted(BenchProblem::Cephalopod) {
             cephalopod::cli::bench(filter, runs, kernel, &mut report)?;
+        }
+        if wanted(BenchProblem::Icfp2015) {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let budget = Duration::from_secs_f64(icfp_seconds);
+            podium::icfp2015::play::bench(budget, cores, &[], &mut std::io::sink(), &mut report)?;
         }
         if wanted(BenchProblem::Slider) {
             let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -235,7 +244,13 @@ fn run_benches(
         writeln!(out)?;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let budget = Duration::from_secs_f64(icfp_seconds);
-        podium::icfp2015::play::bench(budget, cores, &[], &mut out)?;
+        podium::icfp2015::play::bench(
+            budget,
+            cores,
+            &[],
+            &mut out,
+            &mut podium::core::report::Report::none(),
+        )?;
     }
     if wanted(BenchProblem::Tetromino) {
         writeln!(out)?;

@@ -70,7 +70,7 @@ fn bench_json_records_carry_every_field_and_compare_with_themselves() {
     );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("verdict: B is the same as A"), "{text}");
-    let out = podium(&["bench", "--problem", "icfp2015", "--json"]);
+    let out = podium(&["bench", "--problem", "tetromino", "--json"]);
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }

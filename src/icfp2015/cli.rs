@@ -7,6 +7,7 @@ use super::rules::game::{evaluate, Evaluation, Setup};
 use super::rules::phrases::PhraseSet;
 use super::rules::problem::{Problem, Solution};
 use super::show::Replay;
+use crate::core::report::Report;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -39,6 +40,10 @@ pub enum Icfp2015Command {
         /// Threads, 1 to 1024, capped at the cores available [default: all cores].
         #[arg(short = 'c', long = "threads", alias = "cores", value_parser = crate::core::cli::parse_threads)]
         cores: Option<usize>,
+        /// JSON lines on stdout, one record per problem (fields in the README), instead of the
+        /// table.
+        #[arg(long)]
+        json: bool,
         /// Only these problem ids (comma-separated; default all 25).
         #[arg(long, value_name = "IDS", value_delimiter = ',')]
         only: Vec<i64>,
@@ -164,6 +169,7 @@ pub fn run_with(
         Icfp2015Command::Bench {
             per_problem,
             cores,
+            json,
             only,
         } => {
             Weights::from_env().map_err(CliError::input)?;
@@ -174,7 +180,13 @@ pub fn run_with(
             }
             let cores = crate::core::cli::threads_available(cores.unwrap_or(usize::MAX));
             let per_problem = Duration::from_secs_f64(per_problem);
-            super::play::bench(per_problem, cores, &only, out).map_err(write_err)
+            if json {
+                let mut report = Report::json(out);
+                super::play::bench(per_problem, cores, &only, &mut std::io::sink(), &mut report)
+            } else {
+                super::play::bench(per_problem, cores, &only, out, &mut Report::none())
+            }
+            .map_err(write_err)
         }
         Icfp2015Command::Show {
             file,

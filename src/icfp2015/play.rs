@@ -6,6 +6,7 @@ use super::rules::game::{evaluate, Game, Outcome, Setup};
 use super::rules::phrases::PhraseSet;
 use super::rules::problem::{Problem, Solution};
 use super::solve::{solve, solve_variant};
+use crate::core::report::{Record, Report};
 use crate::core::timer::Deadline;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -262,11 +263,13 @@ fn leaderboard() -> Vec<Row> {
 /// Plays the 25 qualifier problems (those of `only` if it is not empty) and prints our score
 /// per problem (floor of the mean over its seeds, as the leaderboard did) next to the
 /// leaderboard's.
+/// Under a writing `report` (`--json`), one record per problem goes there besides the table.
 pub fn bench(
     per_problem: Duration,
     cores: usize,
     only: &[i64],
     out: &mut dyn Write,
+    report: &mut Report,
 ) -> std::io::Result<()> {
     let setups: Vec<Setup> = QUALIFIER_PROBLEMS
         .iter()
@@ -295,9 +298,22 @@ pub fn bench(
             continue;
         }
         let seeds = setup.problem.source_seeds.len();
+        let played = Instant::now();
         let solutions = play_all(std::slice::from_ref(setup), &phrases, per_problem, cores);
         let total: u64 = solutions.iter().map(tagged_score).sum();
         let ours = total / seeds.max(1) as u64;
+        report.record(&Record {
+            problem: "icfp2015",
+            case: setup.problem.id.to_string(),
+            score: Some(ours as f64),
+            references: vec![
+                ("frictionless_bananas", row.bananas as f64),
+                ("unagi", row.unagi as f64),
+                ("best", row.best as f64),
+            ],
+            runs: vec![played.elapsed()],
+            ..Record::default()
+        })?;
         for (sum, v) in sums
             .iter_mut()
             .zip([ours, row.bananas, row.unagi, row.best])

@@ -67,7 +67,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
         kernel: KernelArg,
         /// JSON lines on stdout, one record per case (fields in the README), instead of the
-        /// tables; so far for cephalopod, icfp2015 and slider (choose with --problem).
+        /// tables; so far for cephalopod, icfp2015, slider and bananagrams' hands (choose with
+        /// --problem).
         #[arg(long)]
         json: bool,
     },
@@ -199,14 +200,15 @@ fn run_benches(
     let mut out = std::io::stdout();
     let wanted = |p: BenchProblem| problems.is_empty() || problems.contains(&p);
     if json {
-        const RECORDED: [BenchProblem; 3] = [
+        const RECORDED: [BenchProblem; 4] = [
             BenchProblem::Cephalopod,
             BenchProblem::Icfp2015,
             BenchProblem::Slider,
+            BenchProblem::Bananagrams,
         ];
         if problems.is_empty() || problems.iter().any(|p| !RECORDED.contains(p)) {
             return Err(CliError::input(
-                "bench --json: records exist for cephalopod, icfp2015 and slider so far; \
+                "bench --json: records exist for cephalopod, icfp2015, slider and bananagrams so far; \
                  choose among them with --problem",
             ));
         }
@@ -228,6 +230,10 @@ fn run_benches(
                 seeds: Vec::new(),
                 json: true,
             })?;
+        }
+        if wanted(BenchProblem::Bananagrams) {
+            let lexicon = podium::bananagrams::dict::Lexicon::enable();
+            podium::bananagrams::cli::hands(&lexicon, 1000, 21, 1, 1.0, false, &mut report)?;
         }
         return Ok(());
     }
@@ -279,7 +285,15 @@ fn run_benches(
         write!(
             out,
             "{}",
-            podium::bananagrams::cli::hands(&lexicon, 1000, 21, 1, 1.0, false)
+            podium::bananagrams::cli::hands(
+                &lexicon,
+                1000,
+                21,
+                1,
+                1.0,
+                false,
+                &mut podium::core::report::Report::none()
+            )?
         )?;
         writeln!(out)?;
         let games = podium::bananagrams::games_bench::GamesArgs {

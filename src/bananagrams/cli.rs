@@ -8,6 +8,7 @@ use super::solver::{solve_with_stats, Verdict};
 use super::svg;
 use super::validate::validate;
 use crate::core::budget::Budget;
+use crate::core::report::{Record, Report};
 use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
 use std::io::Write;
@@ -58,6 +59,10 @@ pub enum BananagramsCommand {
         /// Print every hand and its outcome.
         #[arg(long)]
         verbose: bool,
+        /// JSON lines on stdout, one record per hand (fields in the README), instead of the
+        /// summary.
+        #[arg(long)]
+        json: bool,
     },
     /// Every word buildable from LETTERS, optionally through one board letter.
     Anagrams {
@@ -195,6 +200,7 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
             budget,
             dict,
             verbose,
+            json,
         } => {
             if count == 0 {
                 return Err(CliError::input(
@@ -207,11 +213,21 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
                 )));
             }
             let lexicon = dict.load()?;
-            write!(
-                out,
-                "{}",
-                hands(&lexicon, count, tiles, seed, budget, verbose)
+            if json {
+                let mut report = Report::json(&mut out);
+                hands(&lexicon, count, tiles, seed, budget, verbose, &mut report)?;
+                return Ok(());
+            }
+            let summary = hands(
+                &lexicon,
+                count,
+                tiles,
+                seed,
+                budget,
+                verbose,
+                &mut Report::none(),
             )?;
+            write!(out, "{summary}")?;
             Ok(())
         }
         BananagramsCommand::Anagrams {
@@ -297,16 +313,17 @@ pub fn hands(
     seed: u64,
     budget: f64,
     verbose: bool,
-) -> String {
+    report: &mut Report,
+) -> std::io::Result<String> {
     if count == 0 {
-        return "0 hands\n".to_string();
+        return Ok("0 hands\n".to_string());
     }
     let mut rng = Rng::new(seed);
     let bunch: Vec<u8> = Tiles::full_bunch().letters().collect();
     let (mut solved, mut impossible, mut gave_up) = (0, 0, 0);
     let mut times = Vec::with_capacity(count);
     let mut decided_within = [0usize; 2];
-    for _ in 0..count {
+    for k in 0..count {
         let mut shuffled = bunch.clone();
         rng.shuffle(&mut shuffled);
         let hand = shuffled[..tiles].iter().fold(Tiles::EMPTY, |mut t, &l| {
@@ -350,6 +367,14 @@ pub fn hands(
                 stats.nodes
             );
         }
+        report.record(&Record {
+            problem: "bananagrams",
+            case: format!("{tiles} tiles, seed {seed}, hand {k}"),
+            answer: Some(outcome.into()),
+            ok: Some(!matches!(verdict, Verdict::GaveUp)),
+            runs: vec![elapsed],
+            ..Record::default()
+        })?;
         times.push(elapsed);
     }
     times.sort();
@@ -357,7 +382,7 @@ pub fn hands(
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
     let mean = times.iter().sum::<Duration>() / count.max(1) as u32;
     let share = |n: usize| 100.0 * n as f64 / count.max(1) as f64;
-    format!(
+    Ok(format!(
         "{count} hands of {tiles} tiles (seed {seed}, {}, budget {budget} s)\n\
          solved {solved} ({:.1}%), proven impossible {impossible} ({:.1}%), gave up {gave_up} ({:.1}%)\n\
          decided within 100 ms: {:.1}%, within 1 s: {:.1}%\n\
@@ -372,5 +397,5 @@ pub fn hands(
         ms(mean),
         ms(at(0.99)),
         ms(at(1.0)),
-    )
+    ))
 }

@@ -229,6 +229,7 @@ fn run_benches(
                 jobs,
                 seeds: Vec::new(),
                 json: true,
+                quiet: false,
             })?;
         }
         if wanted(BenchProblem::Bananagrams) {
@@ -275,6 +276,7 @@ fn run_benches(
             jobs,
             seeds: Vec::new(),
             json: false,
+            quiet: false,
         };
         podium::slider::cli::run(bench)?;
     }

@@ -6,9 +6,9 @@ use super::game::{play_deterministic, play_threaded, GameSpec, Outcome, Setup, T
 use super::players::Kind;
 use super::validate::validate;
 use crate::core::cli::CliError;
+use crate::core::progress::Progress;
 use crate::core::rng::Rng;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::time::Instant;
 
 #[derive(clap::Args, Clone, Debug)]
@@ -33,7 +33,7 @@ pub struct GamesArgs {
     /// Word list file (one word per line) instead of the embedded ENABLE.
     #[arg(long)]
     pub dict: Option<String>,
-    /// No progress bar on stderr.
+    /// No progress bar on stderr (there is none when stderr is not a terminal).
     #[arg(long)]
     pub quiet: bool,
 }
@@ -81,6 +81,7 @@ pub fn bench(args: &GamesArgs) -> Result<String, CliError> {
     let mut sim_time: Vec<f64> = Vec::new();
     let mut cpu = ThreadCpu::start();
     let mut hung_seeds = Vec::new();
+    let mut progress = Progress::new("bananagrams games", args.games, args.quiet);
     for game in 0..args.games {
         let rotation = game % seats;
         let order: Vec<usize> = (0..seats).map(|s| (s + rotation) % seats).collect();
@@ -130,13 +131,9 @@ pub fn bench(args: &GamesArgs) -> Result<String, CliError> {
                 hung_seeds.push(spec.seed);
             }
         }
-        if !args.quiet {
-            progress(game + 1, args.games);
-        }
+        progress.advance("");
     }
-    if !args.quiet {
-        eprintln!();
-    }
+    progress.finish();
     let games = args.games as f64;
     let mut out = String::new();
     let mode = if args.threaded {
@@ -203,21 +200,4 @@ fn stat_row(label: &str, values: &mut [f64]) -> String {
     let mean = values.iter().sum::<f64>() / values.len() as f64;
     let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
     format!("{label:<24} {mean:>9.3} {:>9.3} {:>9.3}", at(0.5), at(0.99))
-}
-
-fn progress(done: usize, total: usize) {
-    let step = (total / 100).max(1);
-    if !done.is_multiple_of(step) && done != total {
-        return;
-    }
-    const WIDTH: usize = 40;
-    let filled = done * WIDTH / total;
-    let mut err = std::io::stderr().lock();
-    let _ = write!(
-        err,
-        "\r[{}{}] {done}/{total} games",
-        "#".repeat(filled),
-        ".".repeat(WIDTH - filled)
-    );
-    let _ = err.flush();
 }

@@ -9,6 +9,7 @@ pub mod counters;
 pub mod cpu;
 pub mod http;
 pub mod prefetch;
+pub mod progress;
 pub mod report;
 pub mod rng;
 pub mod stamp;

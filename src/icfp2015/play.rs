@@ -6,6 +6,7 @@ use super::rules::game::{evaluate, Game, Outcome, Setup};
 use super::rules::phrases::PhraseSet;
 use super::rules::problem::{Problem, Solution};
 use super::solve::{solve, solve_variant};
+use crate::core::progress::Progress;
 use crate::core::report::{Record, Report};
 use crate::core::timer::Deadline;
 use std::io::Write;
@@ -293,6 +294,12 @@ pub fn bench(
     )?;
     let started = Instant::now();
     let mut sums = [0u64; 4];
+    let selected = setups
+        .iter()
+        .filter(|s| only.is_empty() || only.contains(&s.problem.id))
+        .count();
+    // The table's rows show the progress; under --json a line on stderr does.
+    let mut progress = Progress::new("icfp2015 bench", selected, !report.is_json());
     for (setup, row) in setups.iter().zip(&rows) {
         if !only.is_empty() && !only.contains(&setup.problem.id) {
             continue;
@@ -320,6 +327,7 @@ pub fn bench(
         {
             *sum += v;
         }
+        progress.advance(&format!("podium {} against Unagi {}", sums[0], sums[2]));
         writeln!(
             out,
             "{:>7} {:>5} {:>9} {:>9} {:>9} {:>9} {:>8.2}",

@@ -6,6 +6,7 @@ use super::cases::{peers, INSTANCES};
 use super::score::score;
 use super::show;
 use super::solve::{solve, solve_by, Checks};
+use crate::core::progress::Progress;
 use crate::core::report::{Record, Report};
 use crate::core::timer::Deadline;
 use std::io::{Read, Write};
@@ -82,6 +83,9 @@ pub enum SliderCommand {
         /// table.
         #[arg(long)]
         json: bool,
+        /// No progress line on stderr (there is none when stderr is not a terminal).
+        #[arg(long)]
+        quiet: bool,
     },
 }
 
@@ -196,11 +200,12 @@ pub fn run(command: SliderCommand) -> Result<(), CliError> {
             jobs,
             seeds,
             json,
-        } => bench(time, jobs.max(1), &seeds, json),
+            quiet,
+        } => bench(time, jobs.max(1), &seeds, json, quiet),
     }
 }
 
-fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool) -> Result<(), CliError> {
+fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool, quiet: bool) -> Result<(), CliError> {
     let peers = peers();
     let chosen: Vec<(u64, &str)> = INSTANCES
         .iter()
@@ -227,6 +232,8 @@ fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool) -> Result<(), CliErr
         "seed    ours  arukuka dedentete highjump    best  ours/best"
     )?;
     let records = Mutex::new(Vec::new());
+    // Beside the table's lines, which a terminal shows anyway, only under --json does it help.
+    let progress = Mutex::new(Progress::new("slider bench", chosen.len(), quiet || !json));
     // The workers print their own lines as they finish.
     let write_error = Mutex::new(None);
     let next = AtomicUsize::new(0);
@@ -277,7 +284,15 @@ fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool) -> Result<(), CliErr
                     break;
                 }
                 let ratio = peer.map(|p| checked as f64 / p.best as f64);
-                results.lock().expect("results").push((seed, ratio));
+                let mut results = results.lock().expect("results");
+                results.push((seed, ratio));
+                let ratios: Vec<f64> = results.iter().filter_map(|r| r.1).collect();
+                let mean = ratios.iter().sum::<f64>() / ratios.len().max(1) as f64;
+                drop(results);
+                progress
+                    .lock()
+                    .expect("progress")
+                    .advance(&format!("mean ours/best {mean:.4}"));
             });
         }
     });

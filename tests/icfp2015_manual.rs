@@ -1,5 +1,5 @@
 //! `podium icfp2015 manual` driven in tmux: a scripted game that spells a phrase, saved and
-//! re-scored; a repeated position refused; Ctrl-C leaving a usable terminal; no terminal at all.
+//! re-scored; a repeated position refused; Ctrl-C leaving a usable terminal; --load; no terminal.
 
 use podium::icfp2015::{Command, Game, Outcome, PhraseSet, Problem, Setup};
 use std::path::{Path, PathBuf};
@@ -128,7 +128,7 @@ impl Drop for Tmux {
 /// The shell command running the game on problem 0, then reporting its exit code and waiting.
 fn game_command(output: &Path) -> String {
     format!(
-        "'{PODIUM}' icfp2015 manual -f '{}' -o '{}'; echo \"EXIT=$?\"; stty -a; sleep 30",
+        "'{PODIUM}' icfp2015 manual -f '{}' -o '{}'; echo \"EXIT=$?\"; stty -a; echo STTY-END; sleep 30",
         problem(0).display(),
         output.display()
     )
@@ -273,7 +273,8 @@ fn ctrl_c_leaves_the_terminal_usable() {
     tmux.type_text("ei!");
     tmux.wait_for("typed: \"ei!\"");
     tmux.press(&["C-c"]);
-    let screen = tmux.wait_for("EXIT=130");
+    let screen = tmux.wait_for("STTY-END");
+    assert!(screen.contains("EXIT=130"), "{screen}");
     assert!(
         screen.contains("podium: icfp2015 manual: problem 0 seed 0: score 306, 3 commands not saved (interrupted)"),
         "{screen}"
@@ -302,4 +303,66 @@ fn without_a_terminal_it_says_so_and_exits_2() {
         "podium: icfp2015 manual: stdin is not a terminal; the game needs one (score and show work without)\n"
     );
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn load_continues_a_saved_game_and_quitting_unsaved_asks_again() {
+    if !has_tmux() {
+        return;
+    }
+    let saved = scratch("load.json");
+    std::fs::write(
+        &saved,
+        r#"[{"problemId":0,"seed":0,"tag":"earlier","solution":"ei!"}]"#,
+    )
+    .expect("write the solution to load");
+    let output = scratch("load-out.json");
+    let command = format!(
+        "'{PODIUM}' icfp2015 manual -f '{}' --load '{}' -o '{}'; echo \"EXIT=$?\"; sleep 30",
+        problem(0).display(),
+        saved.display(),
+        output.display()
+    );
+    let tmux = Tmux::start(&command);
+    let screen = tmux.wait_for("loaded 3 commands");
+    assert!(screen.contains("typed: \"ei!\""), "{screen}");
+    assert!(
+        screen.contains("score 306 = moves 0 + power 306"),
+        "{screen}"
+    );
+    tmux.press(&["BSpace"]);
+    let screen = tmux.wait_for("undid '!' (W)");
+    assert!(screen.contains("typed: \"ei\""), "{screen}");
+    assert!(screen.contains("score 0 = moves 0 + power 0"), "{screen}");
+    tmux.press(&["Escape"]);
+    tmux.wait_for("refused to quit: unsaved commands");
+    tmux.press(&["Escape"]);
+    let screen = tmux.wait_for("EXIT=0");
+    assert!(
+        screen.contains("icfp2015 manual: problem 0 seed 0: score 0, 2 commands not saved"),
+        "{screen}"
+    );
+    assert!(!output.exists(), "quitting saved nothing");
+}
+
+#[test]
+fn a_loaded_solution_ending_in_an_error_is_refused() {
+    let saved = scratch("bad-load.json");
+    std::fs::write(&saved, r#"[{"problemId":0,"seed":0,"solution":"pb"}]"#)
+        .expect("write the solution to load");
+    let out = Process::new(PODIUM)
+        .args(["icfp2015", "manual", "-f"])
+        .arg(problem(0))
+        .arg("--load")
+        .arg(&saved)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run podium");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr,
+        "podium: icfp2015 manual --load: the loaded solution ends in an error (command caused \
+         error: MoveRight); manual play keeps legal commands only\n"
+    );
 }

@@ -11,6 +11,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("rules", 0),
     ("place", 1),
     ("show", 1),
+    ("manual", 1),
     ("spell", 2),
     ("solve", 3),
     ("play", 4),

@@ -79,6 +79,24 @@ pub enum Icfp2015Command {
         #[command(flatten)]
         phrases: PhraseArgs,
     },
+    /// Play a problem by hand in the terminal: every character typed is recorded, an illegal
+    /// command is refused, Ctrl-S saves the output JSON that `score` reads.
+    Manual {
+        /// Problem file (JSON).
+        #[arg(short = 'f', long = "file", value_name = "FILE")]
+        file: PathBuf,
+        /// Seed to play (one of the problem's sourceSeeds; optional if it has only one).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Start from this output file's entry for the problem and seed.
+        #[arg(long, value_name = "SOLUTION")]
+        load: Option<PathBuf>,
+        /// Where Ctrl-S saves [default: icfp2015-manual-problemID-seedSEED.json].
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        phrases: PhraseArgs,
+    },
 }
 
 /// The contest's program interface: `-f FILE... -t SECONDS -m MEGABYTES -c CORES -p PHRASE...`.
@@ -215,6 +233,25 @@ pub fn run_with(
                 color: !no_color,
             };
             show(setup, seed, &text, &phrases, &options, out)
+        }
+        Icfp2015Command::Manual {
+            file,
+            seed,
+            load,
+            output,
+            phrases,
+        } => {
+            let phrases = phrase_set(&phrases)?;
+            let setups = load_problems(std::slice::from_ref(&file))?;
+            let setup = &setups[0];
+            let seed = pick_seed(&setup.problem, seed)?;
+            let loaded = match &load {
+                Some(path) => solution_for(path, setup.problem.id, seed)?,
+                None => String::new(),
+            };
+            let output =
+                output.unwrap_or_else(|| super::manual::default_output(setup.problem.id, seed));
+            super::manual::run(setup, seed, &phrases, &loaded, &output, out)
         }
     }
 }

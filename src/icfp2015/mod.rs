@@ -8,6 +8,7 @@
 // row fallen, and what a game's routes cost is measured by `solve` (`route_cost`).
 
 pub mod cli;
+pub mod manual;
 pub mod place;
 pub mod play;
 pub mod rules;

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod client;
 pub mod figures;
 pub mod generate;
+pub mod invariants;
 pub mod rules;
 pub mod server;
 pub mod show;

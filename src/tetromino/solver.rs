@@ -93,6 +93,31 @@ pub fn solve(size: usize, signature: &Signature, options: &Options) -> (Outcome,
     if let Some(reason) = rules::impossibility(size, signature) {
         return (Outcome::Unsolvable(reason), Stats::default());
     }
+    search_from(start, size, signature, options)
+}
+
+/// The search alone, with no proof but area: the independent truth the invariants are checked
+/// against.
+pub fn search(size: usize, signature: &Signature, options: &Options) -> (Outcome, Stats) {
+    let area = (size * size) as u64;
+    if size % 2 == 1 || signature.total() * 4 != area {
+        return (
+            Outcome::Unsolvable(format!(
+                "area: {} pieces on {area} cells",
+                signature.total()
+            )),
+            Stats::default(),
+        );
+    }
+    search_from(Instant::now(), size, signature, options)
+}
+
+fn search_from(
+    start: Instant,
+    size: usize,
+    signature: &Signature,
+    options: &Options,
+) -> (Outcome, Stats) {
     assert!(
         (1..=MAX_SIZE).contains(&size),
         "solver: size {size} outside 1..={MAX_SIZE}"

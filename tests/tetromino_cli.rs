@@ -23,6 +23,7 @@ fn solve(size: usize, signature: &str) -> TetrominoCommand {
         no_color: false,
         time: 30.0,
         nodes: None,
+        memory: None,
         seed: 1,
         stats: false,
     }
@@ -105,6 +106,7 @@ fn show_and_svg_draw_the_tiling() {
         no_color: true,
         time: 10.0,
         nodes: None,
+        memory: None,
         seed: 3,
         stats: true,
     };

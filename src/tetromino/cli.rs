@@ -43,6 +43,10 @@ pub enum TetrominoCommand {
         /// Give up after this many placements.
         #[arg(long, value_name = "COUNT")]
         nodes: Option<u64>,
+        /// Memory the search's memo may hold, in MiB [default: 16 KiB per cell of the board,
+        /// between 16 and 256 MiB].
+        #[arg(long, value_name = "MIB")]
+        memory: Option<usize>,
         /// Seed of the tie-breaks between restarts.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -92,7 +96,7 @@ pub enum TetrominoCommand {
         token: String,
         /// The square's side to ask for.
         size: usize,
-        /// Seconds the solver may take [default: until decided].
+        /// Seconds the solver may take [default: 30; memory as for solve].
         #[arg(long = "time", value_name = "SECONDS", allow_negative_numbers = true,
               value_parser = crate::core::cli::parse_seconds)]
         time: Option<f64>,
@@ -163,6 +167,7 @@ pub fn run_with(
             no_color,
             time,
             nodes,
+            memory,
             seed,
             stats,
         } => {
@@ -172,6 +177,7 @@ pub fn run_with(
                 seed,
                 node_budget: nodes,
                 time_budget: Some(Duration::from_secs_f64(time)),
+                memory_budget: memory.map(|mib| mib.saturating_mul(1 << 20)),
                 ..Options::default()
             };
             let (outcome, counters) = solver::solve(size, &signature, &options);

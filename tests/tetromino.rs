@@ -90,8 +90,10 @@ fn random_solvable_signatures_for_every_even_size_to_60() {
 }
 
 /// The spec's exhaustive 8x8 counts: 30434 of the 74613 multisets tile the square, and every
-/// one with all seven figures present does. About half a minute: most of it proves the rest.
+/// one with all seven figures present does. The count also shows no invariant refutes a solvable
+/// one. About three minutes in the test profile: `cargo test --test tetromino -- --ignored`.
 #[test]
+#[ignore]
 fn every_8x8_multiset_matches_the_exhaustive_counts() {
     let start = Instant::now();
     let all = all_multisets(16);

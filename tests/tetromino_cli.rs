@@ -23,6 +23,7 @@ fn solve(size: usize, signature: &str) -> TetrominoCommand {
         no_color: false,
         time: 30.0,
         nodes: None,
+        memory: None,
         seed: 1,
         stats: false,
     }
@@ -105,6 +106,7 @@ fn show_and_svg_draw_the_tiling() {
         no_color: true,
         time: 10.0,
         nodes: None,
+        memory: None,
         seed: 3,
         stats: true,
     };
@@ -127,6 +129,8 @@ fn gen_prints_solvable_signatures_and_multisets() {
             count: 5,
             seed: 9,
             multiset,
+            skewed: false,
+            impossible: false,
         };
         let (result, out, _) = run(cmd, "");
         assert_eq!(result, Ok(()));
@@ -147,12 +151,40 @@ fn gen_prints_solvable_signatures_and_multisets() {
             count: 1,
             seed: 1,
             multiset: false,
+            skewed: false,
+            impossible: false,
         },
         "",
     )
     .0
     .unwrap_err();
     assert_eq!(e.code, 2);
+}
+
+#[test]
+fn gen_skewed_is_solved_and_gen_impossible_is_refuted() {
+    for (skewed, impossible) in [(true, false), (false, true)] {
+        let cmd = TetrominoCommand::Gen {
+            size: 24,
+            count: 4,
+            seed: 3,
+            multiset: false,
+            skewed,
+            impossible,
+        };
+        let (result, out, err) = run(cmd, "");
+        assert_eq!(result, Ok(()));
+        assert_eq!(out.lines().count(), 4);
+        assert_eq!(err.lines().count(), if impossible { 4 } else { 0 }, "{err}");
+        for line in out.lines() {
+            let e = run(solve(24, line), "").0;
+            if skewed {
+                assert_eq!(e, Ok(()), "{line}");
+            } else {
+                assert_eq!(e.unwrap_err().code, 3, "{line}");
+            }
+        }
+    }
 }
 
 #[derive(clap::Parser)]
@@ -181,5 +213,7 @@ fn the_clap_types_parse_the_issue_command_lines() {
     );
     assert!(parse("t verify -n 4 -s I1,J1,L1,Z1 sol.json").is_ok());
     assert!(parse("t gen -n 10 --count 3 --multiset").is_ok());
+    assert!(parse("t gen -n 10 --skewed").is_ok());
+    assert!(parse("t gen -n 10 --skewed --impossible").is_err());
     assert!(parse("t serve --port 1").is_err(), "a token is required");
 }

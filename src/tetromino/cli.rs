@@ -3,7 +3,7 @@
 //! unsolvable, 4 gave up at the budget.
 
 use super::client::{net_solve, NetError};
-use super::generate::{random_multiset, random_solvable};
+use super::generate::{impossible, random_multiset, random_solvable, skewed};
 use super::server::{PuzzleServer, ServerConfig};
 use super::show;
 use super::signature::Signature;
@@ -43,6 +43,10 @@ pub enum TetrominoCommand {
         /// Give up after this many placements.
         #[arg(long, value_name = "COUNT")]
         nodes: Option<u64>,
+        /// Memory the search's memo may hold, in MiB [default: 16 KiB per cell of the board,
+        /// between 16 and 256 MiB].
+        #[arg(long, value_name = "MIB")]
+        memory: Option<usize>,
         /// Seed of the tie-breaks between restarts.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -92,7 +96,7 @@ pub enum TetrominoCommand {
         token: String,
         /// The square's side to ask for.
         size: usize,
-        /// Seconds the solver may take [default: until decided].
+        /// Seconds the solver may take [default: 30; memory as for solve].
         #[arg(long = "time", value_name = "SECONDS", allow_negative_numbers = true,
               value_parser = crate::core::cli::parse_seconds)]
         time: Option<f64>,
@@ -100,7 +104,8 @@ pub enum TetrominoCommand {
         #[arg(hide = true, allow_negative_numbers = true, value_parser = crate::core::cli::parse_seconds)]
         timeout: Option<f64>,
     },
-    /// Print random signatures: from random tilings (solvable), or uniform random multisets.
+    /// Print random signatures: from random tilings (solvable), skewed block tilings (solvable),
+    /// counts a colouring forbids (the proof on stderr), or uniform random multisets.
     Gen {
         /// The square's side, an even number up to the solver's limit.
         #[arg(long, short = 'n', value_name = "N")]
@@ -112,8 +117,14 @@ pub enum TetrominoCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Uniform random multisets (mostly unsolvable) instead of random tilings' counts.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["skewed", "impossible"])]
         multiset: bool,
+        /// Mixes dominated by two or three figures, tiled by blocks drawn towards them (solvable).
+        #[arg(long, conflicts_with = "impossible")]
+        skewed: bool,
+        /// Counts a stated colouring invariant forbids (each proof on stderr).
+        #[arg(long)]
+        impossible: bool,
     },
 }
 
@@ -163,6 +174,7 @@ pub fn run_with(
             no_color,
             time,
             nodes,
+            memory,
             seed,
             stats,
         } => {
@@ -172,6 +184,7 @@ pub fn run_with(
                 seed,
                 node_budget: nodes,
                 time_budget: Some(Duration::from_secs_f64(time)),
+                memory_budget: memory.map(|mib| mib.saturating_mul(1 << 20)),
                 ..Options::default()
             };
             let (outcome, counters) = solver::solve(size, &signature, &options);
@@ -285,6 +298,8 @@ pub fn run_with(
             count,
             seed,
             multiset,
+            skewed: skew,
+            impossible: forbidden,
         } => {
             let size = checked_size(size)?;
             if size % 2 == 1 || size < 2 {
@@ -297,6 +312,13 @@ pub fn run_with(
             for _ in 0..count {
                 let signature = if multiset {
                     random_multiset(size, &mut rng)
+                } else if skew {
+                    skewed(size, &mut rng)
+                } else if forbidden {
+                    impossible(size, &mut rng).map(|(signature, reason)| {
+                        let _ = writeln!(err, "{signature}: {reason}");
+                        signature
+                    })
                 } else {
                     random_solvable(size, rng.next_u64())
                 }
@@ -312,10 +334,12 @@ pub fn run_with(
     }
 }
 
-/// The contest server's 28 recorded signatures, each solved and verified; false on a failure.
+/// The contest server's 28 recorded signatures, each solved and verified, then generated skewed
+/// (solved and verified) and invariant-impossible (refuted) mixes against the time targets;
+/// false on a failure.
 pub fn bench_server_signatures() -> Result<bool, CliError> {
     let mut out = std::io::stdout();
-    use super::{solve, verify, Options, Outcome, Signature};
+    use super::{solve, Options, Outcome};
     const SERVER: &str = include_str!("../../data/tetromino/server_signatures.txt");
     writeln!(
         out,
@@ -351,5 +375,52 @@ pub fn bench_server_signatures() -> Result<bool, CliError> {
         )?;
     }
     writeln!(out, "total {:.3} ms", total.as_secs_f64() * 1e3)?;
+    writeln!(
+        out,
+        "tetromino generated mixes ({BENCH_SEEDS} seeds each; skewed must be solved and verified, impossible refuted)"
+    )?;
+    writeln!(
+        out,
+        "{:>4} {:<10} {:>11} {:>11} {:>10} {:>6}",
+        "N", "kind", "median ms", "worst ms", "target ms", "result"
+    )?;
+    for size in BENCH_SIZES {
+        let target = if size <= 48 { 1000.0 } else { 10_000.0 };
+        for kind in ["skewed", "impossible"] {
+            let mut rng = Rng::new(size as u64);
+            let mut times = Vec::with_capacity(BENCH_SEEDS);
+            let mut ok = true;
+            for _ in 0..BENCH_SEEDS {
+                let signature = if kind == "skewed" {
+                    skewed(size, &mut rng)
+                } else {
+                    impossible(size, &mut rng).map(|(signature, _)| signature)
+                }
+                .expect("bench sizes are even");
+                let start = Instant::now();
+                let (outcome, _) = solve(size, &signature, &Options::default());
+                times.push(start.elapsed().as_secs_f64() * 1e3);
+                ok &= match (&outcome, kind) {
+                    (Outcome::Solved(p), "skewed") => verify(size, &signature, p).is_ok(),
+                    (Outcome::Unsolvable(_), "impossible") => true,
+                    _ => false,
+                };
+            }
+            times.sort_by(f64::total_cmp);
+            let worst = times[times.len() - 1];
+            ok &= worst <= target;
+            all_ok &= ok;
+            writeln!(
+                out,
+                "{size:>4} {kind:<10} {:>11.3} {worst:>11.3} {target:>10} {:>6}",
+                times[times.len() / 2],
+                if ok { "ok" } else { "FAIL" }
+            )?;
+        }
+    }
     Ok(all_ok)
 }
+
+/// Board sides of the generated mixes in `podium bench`, and signatures per side and kind.
+const BENCH_SIZES: [usize; 4] = [16, 48, 100, 200];
+const BENCH_SEEDS: usize = 5;

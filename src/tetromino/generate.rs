@@ -1,5 +1,5 @@
-//! Puzzle generators: solvable signatures counted from random tilings (as the contest server's
-//! looked), and uniformly random multisets of the right size (mostly unsolvable ones).
+//! Puzzle generators: solvable signatures from random tilings (as the contest server's looked) or
+//! skewed block tilings, signatures a colouring forbids, and uniformly random multisets.
 
 use super::figures::Figure;
 use super::signature::Signature;
@@ -15,6 +15,45 @@ pub fn random_solvable(size: usize, seed: u64) -> Option<Signature> {
         counts[p.figure.index()] += 1;
     }
     Some(Signature::new(counts))
+}
+
+/// A solvable signature dominated by two or three figures (see [`super::blocks::skewed`]).
+pub fn skewed(size: usize, rng: &mut Rng) -> Option<Signature> {
+    super::blocks::skewed(size, rng).map(|(signature, _, _)| signature)
+}
+
+/// Pieces moved between figures, one at a time, before [`impossible`] starts from a new skewed
+/// signature: most single moves break some colouring's counts.
+const IMPOSSIBLE_MOVES: usize = 64;
+
+/// Skewed starts [`impossible`] tries for its chosen colouring before it takes any colouring.
+const IMPOSSIBLE_TARGET_TRIES: usize = 8;
+
+/// A signature of the right area that a colouring invariant forbids, with the invariant's proof:
+/// a skewed solvable signature with pieces moved between figures until a colouring, drawn at
+/// random so every kind appears, refutes it. `None` if `size` is odd or outside 2..=[`MAX_SIZE`].
+pub fn impossible(size: usize, rng: &mut Rng) -> Option<(Signature, String)> {
+    use super::invariants::{refute, refute_by, COLOURINGS};
+    let target = rng.range(0..COLOURINGS.len());
+    for start in 0.. {
+        let mut signature = skewed(size, rng)?;
+        for _ in 0..IMPOSSIBLE_MOVES {
+            let present: Vec<usize> = (0..7).filter(|&f| signature.counts[f] > 0).collect();
+            let from = *rng.choose(&present)?;
+            let to = (from + rng.range(1..7)) % 7;
+            signature.counts[from] -= 1;
+            signature.counts[to] += 1;
+            let refutation = if start < IMPOSSIBLE_TARGET_TRIES {
+                refute_by(target, size, &signature)
+            } else {
+                refute(size, &signature)
+            };
+            if let Some(refutation) = refutation {
+                return Some((signature, refutation.line));
+            }
+        }
+    }
+    None
 }
 
 /// A multiset of `size * size / 4` figures, uniform over all of them (stars and bars).
@@ -97,6 +136,18 @@ mod tests {
                 Ok(()),
                 "size {size}"
             );
+        }
+    }
+
+    #[test]
+    fn impossible_signatures_are_refuted_and_skewed_ones_are_not() {
+        let mut rng = Rng::new(8);
+        for size in [2, 4, 6, 8, 16, 30, 48, 100] {
+            let (sig, reason) = impossible(size, &mut rng).unwrap();
+            assert_eq!(sig.total() as usize * 4, size * size);
+            assert!(impossibility(size, &sig).is_some(), "{reason}");
+            let solvable = skewed(size, &mut rng).unwrap();
+            assert_eq!(impossibility(size, &solvable), None, "{size} {solvable}");
         }
     }
 

@@ -1,10 +1,12 @@
 //! Tetromino square (Anadea IT Duel 2015): tile an N x N square with a given multiset.
 //! Model, verifier, impossibility rules, exact solver, generators, viewer, contest API and CLI.
 
+pub mod blocks;
 pub mod cli;
 pub mod client;
 pub mod figures;
 pub mod generate;
+pub mod invariants;
 pub mod rules;
 pub mod server;
 pub mod show;

@@ -20,9 +20,12 @@
 //! restarts too. Attempts have node limits 1.5 x pieces x the Luby sequence (1 1 2 1 1 2 4 ...),
 //! so a bad early choice costs little; an attempt that finishes its tree proves there is no tiling.
 
+use super::blocks;
 use super::figures::{Figure, ORIENTATIONS};
+use super::invariants;
 use super::rules;
 use super::signature::Signature;
+use super::solution::verify;
 use super::solution::Placement;
 use crate::core::budget::{Budget, Exhausted};
 use crate::core::rng::{splitmix64, Rng};
@@ -34,8 +37,16 @@ use std::time::{Duration, Instant};
 const PAD: usize = 4;
 /// Regions up to this many cells count as pockets; a fill that reaches more stops there.
 const POCKET_LIMIT: usize = 8;
-/// The memo stops growing here (16 bytes a key plus the table's slack, about 200 MiB at most).
-const MEMO_CAP: usize = 8 << 20;
+/// What a remembered state costs: a 16-byte key in a hash table that may be half empty after
+/// growing, plus its control bytes.
+const BYTES_PER_MEMO_STATE: usize = 40;
+/// The default memory budget grows with the board: this much per cell, within the bounds below
+/// (a 48 x 48 board gets 36 MiB, 128 x 128 and larger the maximum).
+const DEFAULT_MEMORY_PER_CELL: usize = 16 << 10;
+pub const DEFAULT_MEMORY_MIN: usize = 16 << 20;
+pub const DEFAULT_MEMORY_MAX: usize = 256 << 20;
+/// The time budget when the caller gives none: every run ends.
+pub const DEFAULT_TIME_BUDGET: Duration = Duration::from_secs(30);
 /// The largest board side the solver accepts.
 pub const MAX_SIZE: usize = 2000;
 
@@ -53,8 +64,10 @@ pub struct Options {
     pub seed: u64,
     /// Give up after this many placements in all (`None`: no limit).
     pub node_budget: Option<u64>,
-    /// Give up after this much time (`None`: no limit).
+    /// Give up after this much time (`None`: [`DEFAULT_TIME_BUDGET`]).
     pub time_budget: Option<Duration>,
+    /// Bytes the memo of failed states may hold (`None`: [`default_memory`] for the board).
+    pub memory_budget: Option<usize>,
     pub order: Order,
 }
 
@@ -64,6 +77,7 @@ impl Default for Options {
             seed: 1,
             node_budget: None,
             time_budget: None,
+            memory_budget: None,
             order: Order::Balanced,
         }
     }
@@ -87,12 +101,108 @@ pub struct Stats {
     pub elapsed: Duration,
 }
 
+/// The memory budget of a `size` x `size` board when the caller gives none.
+pub fn default_memory(size: usize) -> usize {
+    (size * size)
+        .saturating_mul(DEFAULT_MEMORY_PER_CELL)
+        .clamp(DEFAULT_MEMORY_MIN, DEFAULT_MEMORY_MAX)
+}
+
 /// Decides whether the `size` x `size` square can be tiled with `signature`.
 pub fn solve(size: usize, signature: &Signature, options: &Options) -> (Outcome, Stats) {
     let start = Instant::now();
     if let Some(reason) = rules::impossibility(size, signature) {
         return (Outcome::Unsolvable(reason), Stats::default());
     }
+    let time = options.time_budget.unwrap_or(DEFAULT_TIME_BUDGET);
+    let deadline = Deadline::after(time);
+    let pieces = signature.total();
+    let quick = Options {
+        node_budget: Some(
+            options
+                .node_budget
+                .unwrap_or(u64::MAX)
+                .min(QUICK_SEARCH_PLACEMENTS_PER_PIECE.saturating_mul(pieces)),
+        ),
+        time_budget: Some(time),
+        ..options.clone()
+    };
+    let (outcome, quick_stats) = search_from(start, size, signature, &quick);
+    if !matches!(outcome, Outcome::GaveUp(_)) {
+        return (outcome, quick_stats);
+    }
+    let assembly = Deadline::after(blocks::ASSEMBLY_TIME.min(deadline.remaining() / 2));
+    if let Some(tiling) = blocks::assemble(size, signature, options.seed, &assembly) {
+        if verify(size, signature, &tiling).is_ok() {
+            let stats = Stats {
+                elapsed: start.elapsed(),
+                ..quick_stats
+            };
+            return (Outcome::Solved(tiling), stats);
+        }
+    }
+    let rest = Options {
+        node_budget: options
+            .node_budget
+            .map(|n| n.saturating_sub(quick_stats.nodes)),
+        time_budget: Some(deadline.remaining()),
+        ..options.clone()
+    };
+    let (outcome, mut stats) = search_from(start, size, signature, &rest);
+    stats.nodes += quick_stats.nodes;
+    stats.attempts += quick_stats.attempts;
+    stats.memo_hits += quick_stats.memo_hits;
+    let outcome = match outcome {
+        Outcome::GaveUp(message) => Outcome::GaveUp(
+            match (options.node_budget, rest.node_budget) {
+                (Some(all), Some(left)) => message.replacen(
+                    &format!("the node budget of {left} placements"),
+                    &format!("the node budget of {all} placements"),
+                    1,
+                ),
+                _ => message,
+            }
+            .replacen(
+                "; tried: ",
+                &format!(
+                    "; tried: a quick search of {} placements, {} deals of solvable blocks, ",
+                    quick_stats.nodes,
+                    blocks::ASSEMBLY_ATTEMPTS
+                ),
+                1,
+            ),
+        ),
+        other => other,
+    };
+    (outcome, stats)
+}
+
+/// Placements per piece the first, quick search may spend: the contest's balanced mixes are
+/// tiled within a few per piece, and skewed ones go to the blocks after it.
+const QUICK_SEARCH_PLACEMENTS_PER_PIECE: u64 = 20;
+
+/// The search alone, with no proof but area: the independent truth the invariants are checked
+/// against.
+pub fn search(size: usize, signature: &Signature, options: &Options) -> (Outcome, Stats) {
+    let area = (size * size) as u64;
+    if size % 2 == 1 || signature.total() * 4 != area {
+        return (
+            Outcome::Unsolvable(format!(
+                "area: {} pieces on {area} cells",
+                signature.total()
+            )),
+            Stats::default(),
+        );
+    }
+    search_from(Instant::now(), size, signature, options)
+}
+
+fn search_from(
+    start: Instant,
+    size: usize,
+    signature: &Signature,
+    options: &Options,
+) -> (Outcome, Stats) {
     assert!(
         (1..=MAX_SIZE).contains(&size),
         "solver: size {size} outside 1..={MAX_SIZE}"
@@ -102,6 +212,23 @@ pub fn solve(size: usize, signature: &Signature, options: &Options) -> (Outcome,
     engine.stats.elapsed = start.elapsed();
     engine.stats.memo_size = engine.memo.len();
     (outcome, engine.stats)
+}
+
+/// The search alone on a `height` x `width` rectangle (both at most [`MAX_SIZE`]): the blocks
+/// that [`super::blocks`] assembles squares from.
+pub fn search_rectangle(
+    height: usize,
+    width: usize,
+    signature: &Signature,
+    options: &Options,
+) -> Outcome {
+    if signature.total() * 4 != (height * width) as u64 {
+        return Outcome::Unsolvable(format!(
+            "area: {} pieces on a {height} x {width} rectangle",
+            signature.total()
+        ));
+    }
+    Engine::rectangle(height, width, signature.counts, options).run(Instant::now())
 }
 
 /// A uniformly random choice at every cell of a `size` x `size` tiling with no count limits
@@ -280,18 +407,23 @@ fn count_key(figure: usize, count: u32) -> u128 {
 
 impl Engine {
     fn new(size: usize, counts: [u32; 7], options: &Options) -> Engine {
-        let words_per_row = (PAD + size + PAD).div_ceil(64);
+        Engine::rectangle(size, size, counts, options)
+    }
+
+    fn rectangle(height: usize, width: usize, counts: [u32; 7], options: &Options) -> Engine {
+        let size = height.max(width);
+        let words_per_row = (PAD + width + PAD).div_ceil(64);
         let stride = words_per_row * 64;
-        let rows = PAD + size + PAD;
+        let rows = PAD + height + PAD;
         let mut empty = vec![u64::MAX; rows * words_per_row + 1];
-        for row in PAD..PAD + size {
-            for column in PAD..PAD + size {
+        for row in PAD..PAD + height {
+            for column in PAD..PAD + width {
                 let p = row * stride + column;
                 empty[p >> 6] &= !(1u64 << (p & 63));
             }
         }
-        let mut order: Vec<usize> = (0..size * size)
-            .map(|i| (PAD + i / size) * stride + PAD + i % size)
+        let mut order: Vec<usize> = (0..height * width)
+            .map(|i| (PAD + i / width) * stride + PAD + i % width)
             .collect();
         order.sort_by_key(|&p| {
             let (row, column) = (p / stride, p % stride);
@@ -337,11 +469,12 @@ impl Engine {
             rng: Rng::new(options.seed),
             order_mode: options.order,
             budget: {
-                let nodes = Budget::nodes(options.node_budget.unwrap_or(u64::MAX));
-                match options.time_budget {
-                    Some(limit) => nodes.with_deadline(Deadline::after(limit)),
-                    None => nodes,
-                }
+                let memory = options.memory_budget.unwrap_or(default_memory(size));
+                Budget::nodes(options.node_budget.unwrap_or(u64::MAX))
+                    .with_deadline(Deadline::after(
+                        options.time_budget.unwrap_or(DEFAULT_TIME_BUDGET),
+                    ))
+                    .with_memory(memory)
             },
             stats: Stats::default(),
         }
@@ -373,11 +506,16 @@ impl Engine {
                             self.budget.node_limit().unwrap_or(u64::MAX)
                         ),
                     };
+                    let memory = self.budget.memory_limit().unwrap_or(usize::MAX);
                     return Outcome::GaveUp(format!(
-                        "gave up: {spent} ran out after {} placements in {} attempts over {:.3} s, neither a tiling nor a proof found",
+                        "gave up: {spent} ran out after {:.3} s; tried: {} colouring invariants (no proof), a search of {} placements in {} restarts remembering {} failed states (memory budget {} MiB for {} states), neither a tiling nor a proof found",
+                        start.elapsed().as_secs_f64(),
+                        invariants::COLOURINGS.len(),
                         self.stats.nodes,
                         self.stats.attempts,
-                        start.elapsed().as_secs_f64()
+                        self.memo.len(),
+                        memory >> 20,
+                        memory / BYTES_PER_MEMO_STATE
                     ));
                 }
             }
@@ -602,7 +740,12 @@ impl Engine {
             } else {
                 let done = stack.pop().expect("non-empty");
                 // A backjump may have cut a subtree below `done`, so random mode remembers nothing.
-                if self.order_mode == Order::Balanced && self.memo.len() < MEMO_CAP {
+                if self.order_mode == Order::Balanced
+                    && self
+                        .budget
+                        .may_hold((self.memo.len() + 1) * BYTES_PER_MEMO_STATE)
+                        .is_ok()
+                {
                     self.memo.insert(done.key);
                 }
                 if stack.is_empty() {

@@ -10,6 +10,23 @@ use serde_json::{json, Map, Value};
 use std::io::{self, Write};
 use std::time::Duration;
 
+/// The fields of every record, in the order of the README.
+pub const FIELDS: [&str; 13] = [
+    "problem",
+    "case",
+    "answer",
+    "score",
+    "references",
+    "ok",
+    "seconds",
+    "runs",
+    "instructions",
+    "peak_rss_bytes",
+    "podium",
+    "commit",
+    "machine",
+];
+
 /// One case's result.
 #[derive(Clone, Debug, Default)]
 pub struct Record {

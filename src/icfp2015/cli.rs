@@ -218,9 +218,8 @@ pub fn run_with(
             phrases,
         } => {
             let phrases = phrase_set(&phrases)?;
-            let setups = load_problems(std::slice::from_ref(&file))?;
-            let setup = &setups[0];
-            let seed = pick_seed(&setup.problem, seed)?;
+            let (setup, seed) = one_game(&file, seed)?;
+            let setup = &setup;
             let text = match solutions {
                 Some(path) => solution_for(&path, setup.problem.id, seed)?,
                 None => read_commands(input)?,
@@ -242,9 +241,8 @@ pub fn run_with(
             phrases,
         } => {
             let phrases = phrase_set(&phrases)?;
-            let setups = load_problems(std::slice::from_ref(&file))?;
-            let setup = &setups[0];
-            let seed = pick_seed(&setup.problem, seed)?;
+            let (setup, seed) = one_game(&file, seed)?;
+            let setup = &setup;
             let loaded = match &load {
                 Some(path) => solution_for(path, setup.problem.id, seed)?,
                 None => String::new(),
@@ -281,6 +279,15 @@ fn load_problems(files: &[PathBuf]) -> Result<Vec<Setup>, CliError> {
         setups.push(Setup::new(problem));
     }
     Ok(setups)
+}
+
+/// The problem in `file` and the seed to play: `seed`, or its only one.
+fn one_game(file: &PathBuf, seed: Option<u64>) -> Result<(Setup, u32), CliError> {
+    let setup = load_problems(std::slice::from_ref(file))?
+        .pop()
+        .ok_or_else(|| CliError::input("icfp2015: no problem file"))?;
+    let seed = pick_seed(&setup.problem, seed)?;
+    Ok((setup, seed))
 }
 
 fn pick_seed(problem: &Problem, seed: Option<u64>) -> Result<u32, CliError> {

@@ -2,7 +2,7 @@
 //! tiling each, found by search at first use), dealt out to a signature's counts, and skewed mixes.
 
 use super::figures::Figure;
-use super::generate::all_multisets;
+use super::signature::all_multisets;
 use super::signature::Signature;
 use super::solution::Placement;
 use super::solver::{self, random_tiling, search_rectangle, Options, Outcome};
@@ -149,7 +149,9 @@ pub fn assemble(
             time_budget: Some(remaining.mul_f64(CORNER_TIME_SHARE)),
             ..Options::default()
         };
-        if let (Outcome::Solved(part), _) = solver::solve(corner, &Signature::new(left), &options) {
+        if let (Outcome::Solved(part), _) =
+            solver::solve_by_search(corner, &Signature::new(left), &options)
+        {
             let at = offsets[first_corner];
             tiling.extend(shifted(&part, at, at));
             return Some(tiling);
@@ -222,7 +224,7 @@ pub fn skewed(size: usize, rng: &mut Rng) -> Option<(Signature, Vec<Placement>, 
     Some((Signature::new(counts), tiling, dominant))
 }
 
-/// How long [`solver::solve`] lets the blocks try before its search: most of a second.
+/// How long [`super::decide::solve`] lets the blocks try before its search: most of a second.
 pub const ASSEMBLY_TIME: Duration = Duration::from_millis(700);
 
 #[cfg(test)]

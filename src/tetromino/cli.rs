@@ -8,7 +8,7 @@ use super::server::{PuzzleServer, ServerConfig};
 use super::show;
 use super::signature::Signature;
 use super::solution::{parse_json, to_json, verify};
-use super::solver::{self, Options, Outcome, MAX_SIZE};
+use super::solver::{Options, Outcome, MAX_SIZE};
 use crate::core::http::Limits;
 use crate::core::rng::Rng;
 use std::io::{Read, Write};
@@ -187,7 +187,7 @@ pub fn run_with(
                 memory_budget: memory.map(|mib| mib.saturating_mul(1 << 20)),
                 ..Options::default()
             };
-            let (outcome, counters) = solver::solve(size, &signature, &options);
+            let (outcome, counters) = super::decide::solve(size, &signature, &options);
             if stats {
                 let _ = writeln!(
                     err,

@@ -116,7 +116,7 @@ pub fn net_solve(
         time_budget: timeout,
         ..Options::default()
     };
-    let (outcome, stats) = solver::solve(got_size, &signature, &options);
+    let (outcome, stats) = super::decide::solve(got_size, &signature, &options);
     let placements = match outcome {
         Outcome::Solved(p) => p,
         Outcome::Unsolvable(reason) => {

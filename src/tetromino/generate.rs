@@ -2,6 +2,7 @@
 //! skewed block tilings, signatures a colouring forbids, and uniformly random multisets.
 
 use super::figures::Figure;
+pub use super::signature::all_multisets;
 use super::signature::Signature;
 use super::solver::{self, MAX_SIZE};
 use crate::core::rng::Rng;
@@ -80,24 +81,6 @@ pub fn random_multiset(size: usize, rng: &mut Rng) -> Option<Signature> {
     }
     counts[6] = (slots - previous) as u32;
     Some(Signature::new(counts))
-}
-
-/// Every multiset of `pieces` figures, in a fixed order.
-pub fn all_multisets(pieces: u32) -> Vec<Signature> {
-    fn fill(counts: &mut [u32; 7], index: usize, left: u32, out: &mut Vec<Signature>) {
-        if index == 6 {
-            counts[6] = left;
-            out.push(Signature::new(*counts));
-            return;
-        }
-        for c in 0..=left {
-            counts[index] = c;
-            fill(counts, index + 1, left - c, out);
-        }
-    }
-    let mut out = Vec::new();
-    fill(&mut [0; 7], 0, pieces, &mut out);
-    out
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 pub mod blocks;
 pub mod cli;
 pub mod client;
+pub mod decide;
 pub mod figures;
 pub mod generate;
 pub mod invariants;
@@ -14,7 +15,8 @@ pub mod signature;
 pub mod solution;
 pub mod solver;
 
+pub use decide::solve;
 pub use figures::Figure;
 pub use signature::Signature;
 pub use solution::{parse_json, to_json, verify, Placement};
-pub use solver::{solve, Options, Outcome, Stats};
+pub use solver::{Options, Outcome, Stats};

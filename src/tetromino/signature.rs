@@ -108,6 +108,24 @@ impl fmt::Display for Signature {
     }
 }
 
+/// Every multiset of `pieces` figures, in a fixed order.
+pub fn all_multisets(pieces: u32) -> Vec<Signature> {
+    fn fill(counts: &mut [u32; 7], index: usize, left: u32, out: &mut Vec<Signature>) {
+        if index == 6 {
+            counts[6] = left;
+            out.push(Signature::new(*counts));
+            return;
+        }
+        for c in 0..=left {
+            counts[index] = c;
+            fill(counts, index + 1, left - c, out);
+        }
+    }
+    let mut out = Vec::new();
+    fill(&mut [0; 7], 0, pieces, &mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,12 +20,10 @@
 //! restarts too. Attempts have node limits 1.5 x pieces x the Luby sequence (1 1 2 1 1 2 4 ...),
 //! so a bad early choice costs little; an attempt that finishes its tree proves there is no tiling.
 
-use super::blocks;
 use super::figures::{Figure, ORIENTATIONS};
 use super::invariants;
 use super::rules;
 use super::signature::Signature;
-use super::solution::verify;
 use super::solution::Placement;
 use crate::core::budget::{Budget, Exhausted};
 use crate::core::rng::{splitmix64, Rng};
@@ -108,78 +106,14 @@ pub fn default_memory(size: usize) -> usize {
         .clamp(DEFAULT_MEMORY_MIN, DEFAULT_MEMORY_MAX)
 }
 
-/// Decides whether the `size` x `size` square can be tiled with `signature`.
-pub fn solve(size: usize, signature: &Signature, options: &Options) -> (Outcome, Stats) {
-    let start = Instant::now();
+/// Decides by the rules, then the search alone (no block assembly): what [`super::blocks`]
+/// uses for the corner a deal leaves, and the layer below [`super::decide::solve`].
+pub fn solve_by_search(size: usize, signature: &Signature, options: &Options) -> (Outcome, Stats) {
     if let Some(reason) = rules::impossibility(size, signature) {
         return (Outcome::Unsolvable(reason), Stats::default());
     }
-    let time = options.time_budget.unwrap_or(DEFAULT_TIME_BUDGET);
-    let deadline = Deadline::after(time);
-    let pieces = signature.total();
-    let quick = Options {
-        node_budget: Some(
-            options
-                .node_budget
-                .unwrap_or(u64::MAX)
-                .min(QUICK_SEARCH_PLACEMENTS_PER_PIECE.saturating_mul(pieces)),
-        ),
-        time_budget: Some(time),
-        ..options.clone()
-    };
-    let (outcome, quick_stats) = search_from(start, size, signature, &quick);
-    if !matches!(outcome, Outcome::GaveUp(_)) {
-        return (outcome, quick_stats);
-    }
-    let assembly = Deadline::after(blocks::ASSEMBLY_TIME.min(deadline.remaining() / 2));
-    if let Some(tiling) = blocks::assemble(size, signature, options.seed, &assembly) {
-        if verify(size, signature, &tiling).is_ok() {
-            let stats = Stats {
-                elapsed: start.elapsed(),
-                ..quick_stats
-            };
-            return (Outcome::Solved(tiling), stats);
-        }
-    }
-    let rest = Options {
-        node_budget: options
-            .node_budget
-            .map(|n| n.saturating_sub(quick_stats.nodes)),
-        time_budget: Some(deadline.remaining()),
-        ..options.clone()
-    };
-    let (outcome, mut stats) = search_from(start, size, signature, &rest);
-    stats.nodes += quick_stats.nodes;
-    stats.attempts += quick_stats.attempts;
-    stats.memo_hits += quick_stats.memo_hits;
-    let outcome = match outcome {
-        Outcome::GaveUp(message) => Outcome::GaveUp(
-            match (options.node_budget, rest.node_budget) {
-                (Some(all), Some(left)) => message.replacen(
-                    &format!("the node budget of {left} placements"),
-                    &format!("the node budget of {all} placements"),
-                    1,
-                ),
-                _ => message,
-            }
-            .replacen(
-                "; tried: ",
-                &format!(
-                    "; tried: a quick search of {} placements, {} deals of solvable blocks, ",
-                    quick_stats.nodes,
-                    blocks::ASSEMBLY_ATTEMPTS
-                ),
-                1,
-            ),
-        ),
-        other => other,
-    };
-    (outcome, stats)
+    search_from(Instant::now(), size, signature, options)
 }
-
-/// Placements per piece the first, quick search may spend: the contest's balanced mixes are
-/// tiled within a few per piece, and skewed ones go to the blocks after it.
-const QUICK_SEARCH_PLACEMENTS_PER_PIECE: u64 = 20;
 
 /// The search alone, with no proof but area: the independent truth the invariants are checked
 /// against.
@@ -197,7 +131,7 @@ pub fn search(size: usize, signature: &Signature, options: &Options) -> (Outcome
     search_from(Instant::now(), size, signature, options)
 }
 
-fn search_from(
+pub(super) fn search_from(
     start: Instant,
     size: usize,
     signature: &Signature,
@@ -780,7 +714,7 @@ mod tests {
     use crate::tetromino::solution::verify;
 
     fn decide(size: usize, sig: &str) -> Outcome {
-        solve(size, &Signature::parse(sig).unwrap(), &Options::default()).0
+        solve_by_search(size, &Signature::parse(sig).unwrap(), &Options::default()).0
     }
 
     #[test]
@@ -802,7 +736,7 @@ mod tests {
     #[test]
     fn spec_example_is_solved_and_verified() {
         let sig = Signature::parse("I1,J1,L1,Z1").unwrap();
-        let Outcome::Solved(p) = solve(4, &sig, &Options::default()).0 else {
+        let Outcome::Solved(p) = solve_by_search(4, &sig, &Options::default()).0 else {
             panic!("not solved")
         };
         assert_eq!(verify(4, &sig, &p), Ok(()));
@@ -833,7 +767,7 @@ mod tests {
             node_budget: Some(50),
             ..Options::default()
         };
-        let Outcome::GaveUp(message) = solve(8, &sig, &options).0 else {
+        let Outcome::GaveUp(message) = solve_by_search(8, &sig, &options).0 else {
             panic!("expected to give up")
         };
         assert!(message.contains("node budget of 50"), "{message}");

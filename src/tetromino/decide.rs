@@ -1,0 +1,83 @@
+//! Deciding a square: the rules' proofs, a quick search, solvable blocks dealt to the counts,
+//! then the full search with the time left, as one call with one budget.
+
+use super::blocks;
+use super::rules;
+use super::signature::Signature;
+use super::solution::verify;
+use super::solver::{search_from, Options, Outcome, Stats, DEFAULT_TIME_BUDGET};
+use crate::core::timer::Deadline;
+use std::time::Instant;
+
+/// Decides whether the `size` x `size` square can be tiled with `signature`.
+pub fn solve(size: usize, signature: &Signature, options: &Options) -> (Outcome, Stats) {
+    let start = Instant::now();
+    if let Some(reason) = rules::impossibility(size, signature) {
+        return (Outcome::Unsolvable(reason), Stats::default());
+    }
+    let time = options.time_budget.unwrap_or(DEFAULT_TIME_BUDGET);
+    let deadline = Deadline::after(time);
+    let pieces = signature.total();
+    let quick = Options {
+        node_budget: Some(
+            options
+                .node_budget
+                .unwrap_or(u64::MAX)
+                .min(QUICK_SEARCH_PLACEMENTS_PER_PIECE.saturating_mul(pieces)),
+        ),
+        time_budget: Some(time),
+        ..options.clone()
+    };
+    let (outcome, quick_stats) = search_from(start, size, signature, &quick);
+    if !matches!(outcome, Outcome::GaveUp(_)) {
+        return (outcome, quick_stats);
+    }
+    let assembly = Deadline::after(blocks::ASSEMBLY_TIME.min(deadline.remaining() / 2));
+    if let Some(tiling) = blocks::assemble(size, signature, options.seed, &assembly) {
+        if verify(size, signature, &tiling).is_ok() {
+            let stats = Stats {
+                elapsed: start.elapsed(),
+                ..quick_stats
+            };
+            return (Outcome::Solved(tiling), stats);
+        }
+    }
+    let rest = Options {
+        node_budget: options
+            .node_budget
+            .map(|n| n.saturating_sub(quick_stats.nodes)),
+        time_budget: Some(deadline.remaining()),
+        ..options.clone()
+    };
+    let (outcome, mut stats) = search_from(start, size, signature, &rest);
+    stats.nodes += quick_stats.nodes;
+    stats.attempts += quick_stats.attempts;
+    stats.memo_hits += quick_stats.memo_hits;
+    let outcome = match outcome {
+        Outcome::GaveUp(message) => Outcome::GaveUp(
+            match (options.node_budget, rest.node_budget) {
+                (Some(all), Some(left)) => message.replacen(
+                    &format!("the node budget of {left} placements"),
+                    &format!("the node budget of {all} placements"),
+                    1,
+                ),
+                _ => message,
+            }
+            .replacen(
+                "; tried: ",
+                &format!(
+                    "; tried: a quick search of {} placements, {} deals of solvable blocks, ",
+                    quick_stats.nodes,
+                    blocks::ASSEMBLY_ATTEMPTS
+                ),
+                1,
+            ),
+        ),
+        other => other,
+    };
+    (outcome, stats)
+}
+
+/// Placements per piece the first, quick search may spend: the contest's balanced mixes are
+/// tiled within a few per piece, and skewed ones go to the blocks after it.
+const QUICK_SEARCH_PLACEMENTS_PER_PIECE: u64 = 20;

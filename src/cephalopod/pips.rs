@@ -369,13 +369,21 @@ fn discover<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16) {
             let offset = level.counts.len();
             let rows = usize::from(hi - lo) + 1;
             node.base = (offset as u32).wrapping_sub(u32::from(lo));
-            level.counts.reserve(rows);
-            // SAFETY: `rows` places were reserved past the length just above; `Lanes` is plain
-            // data, so storing zeroes initialises them.
+            // Two rows at least (most boards have one or two), stored without a loop that the
+            // compiler would turn into a memset call per board.
+            level.counts.reserve(rows + 1);
+            // SAFETY: `rows + 1` places were reserved past the length just above, and the loop
+            // stores pairs below `rows + 1`; `Lanes` is plain data, so storing zeroes
+            // initialises them (a spare zero row past the length is harmless).
             unsafe {
                 let row = level.counts.as_mut_ptr().add(offset);
-                for d in 0..rows {
+                K::store(&mut *row, K::zero());
+                K::store(&mut *row.add(1), K::zero());
+                let mut d = 2;
+                while d < rows {
                     K::store(&mut *row.add(d), K::zero());
+                    K::store(&mut *row.add(d + 1), K::zero());
+                    d += 2;
                 }
                 level.counts.set_len(offset + rows);
             }
@@ -384,6 +392,8 @@ fn discover<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16) {
                 let (child_lo, child_hi) = (lo + 1, hi.min(last - 1) + 1);
                 level.edges.reserve(MAX_MOVES);
                 let mut len = level.edges.len();
+                // `reach` touches the index, nodes and buckets only, never the edges.
+                let out = level.edges.as_mut_ptr();
                 let images = K::images(s);
                 let mut empty = K::empty_slots(s);
                 while empty != 0 {
@@ -400,7 +410,7 @@ fn discover<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16) {
                             // SAFETY: a board has at most MAX_MOVES moves, reserved above
                             // (`len` counts this board's from the reserved length on).
                             unsafe {
-                                *level.edges.as_mut_ptr().add(len) =
+                                *out.add(len) =
                                     EDGE_SAME_LEVEL | symmetry << EDGE_SYMMETRY_SHIFT | child;
                             }
                             len += 1;
@@ -418,7 +428,7 @@ fn discover<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16) {
                         symmetry << EDGE_SYMMETRY_SHIFT | next.reach(key, child_lo, child_hi)
                     };
                     // SAFETY: as above.
-                    unsafe { *level.edges.as_mut_ptr().add(len) = edge };
+                    unsafe { *out.add(len) = edge };
                     len += 1;
                 }
                 // SAFETY: every edge below `len` was written above, inside the reservation.

@@ -85,6 +85,11 @@ fn solve_file_by_pips(
             kernel.name(),
             crate::core::cpu::features()
         );
+        let s = engine.stats;
+        eprintln!(
+            "levels: {}, boards: {} ({} in the widest level), edges: {}, counts rows: {}",
+            s.levels, s.boards, s.widest, s.edges, s.rows
+        );
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         eprintln!(
             "time: read+parse {:.3} ms, solve {:.3} ms, total {:.3} ms; peak RSS: {:.1} MiB",

@@ -8,101 +8,95 @@
 // per depth of that range (lane t: the paths to the board that symmetry t maps onto it).
 //
 // Levels are pip counts relative to the start. Per level, two passes:
-//   discover: walk the level's boards by empty cells ascending (dice descending), generate each
-//             board's moves once, canonicalise each child once and record the edge (child,
-//             symmetry) or, for a full board, the terminal; children land in this level (a
+//   discover: walk the level's boards by empty cells ascending (dice descending); each board's
+//             range is final when the walk reaches it, so its counts row is laid out (and
+//             zeroed) there, and its moves are generated once: each child canonicalised once
+//             and recorded as an edge (child, symmetry); children land in this level (a
 //             capture: more empty cells, later in the walk) or the next (a plain placement);
-//             their depth ranges grow as their parents are seen;
-//   push:     once the next level is discovered, every board's counts are final in the same
-//             order: each edge adds the parent's counts, permuted into the child's frame and one
-//             depth later, to the child; terminals and the last depth are hashed.
-// Three levels are live at once (pushing p - 1, discovered p, discovering p + 1).
+//             their depth ranges grow as their parents are seen. The one child of a board
+//             with one empty cell and no capture is terminal: kept in the board's walk record;
+//   push:     once the next level is discovered (its rows laid out), every board's counts are
+//             final in the same walk order: each edge adds the parent's counts, permuted into
+//             the child's frame and one depth later, to the child; terminals and the last depth
+//             are hashed.
+// Three levels are live at once (pushing p - 1, discovered p, discovering p + 1). The maps
+// from board to node are open-addressing tables with a generation per slot, never cleared.
 
 use super::arch::{all::Portable, select, Kernel, KernelChoice, LaneOps};
 use super::board::Board;
 use super::engine::ANSWER_MASK;
 use super::tables::{Lanes, EMPTY_SHIFT, MOVE_BASE, MOVE_HASH_SUM, MOVE_IMAGE, MOVE_SPAN};
 
-/// What an edge leads to, in its top bits; the low 32 bits hold the child's index in its level
-/// (or, for a terminal, the full board in the parent's frame).
-const EDGE_SAME_LEVEL: u64 = 1 << 40;
-const EDGE_TERMINAL: u64 = 1 << 41;
-const EDGE_SYMMETRY_SHIFT: u32 = 32;
+/// An edge is one u32: the child's node index (bits 0..27), the symmetry from the parent's
+/// frame to the child's (27..30), and whether the child is in the parent's level (bit 31).
+const EDGE_INDEX_MASK: u32 = (1 << 27) - 1;
+const EDGE_SYMMETRY_SHIFT: u32 = 27;
+const EDGE_SAME_LEVEL: u32 = 1 << 31;
+/// At most 9 empty cells with at most 11 captures each (every subset of 2+ of 4 neighbours).
+const MAX_MOVES: usize = 99;
 
-/// The smallest map: small cases never grow it, and clearing it costs nothing.
-const MIN_SLOTS: usize = 1024;
+/// The smallest map: 512 bytes, below glibc's large-request size (which would consolidate the
+/// heap first: 25 k instructions on a tiny case).
+const MIN_SLOTS: usize = 64;
+/// Table slots: key (bits 32..64) | generation (24..32) | node index (0..24).
+const SLOT_INDEX_MASK: u64 = 0xff_ffff;
 
-/// Children ahead of the one being added whose counts are prefetched (the adds scatter over
-/// the next level's counts, which miss the cache on the large cases).
-const PUSH_PREFETCH_DISTANCE: usize = 8;
-
-/// Board-to-index map of one level: open addressing over `key << 32 | index + 1` slots.
+/// Board-to-node map of one level: open addressing, multiplicative hashing; a slot of an older
+/// generation is empty, so the map is cleared by starting a generation (fully on the 256th).
 #[derive(Default)]
 struct Index {
     slots: Vec<u64>,
-    len: usize,
+    mask: usize,
+    /// 32 - log2(capacity).
+    shift: u32,
+    generation: u64,
+    /// Slots ever written since the last full clear.
+    extent: usize,
 }
 
 impl Index {
     /// Empties the map, sized for about `expected` boards so it rarely grows.
-    fn clear(&mut self, expected: usize) {
+    fn begin(&mut self, expected: usize) {
         let capacity = (2 * expected).next_power_of_two().max(MIN_SLOTS);
-        self.slots.clear();
-        self.slots.resize(capacity, 0);
-        self.len = 0;
-    }
-
-    #[inline(always)]
-    fn slot_of(&self, key: u32) -> usize {
-        let shift = 32 - self.slots.len().trailing_zeros();
-        (key.wrapping_mul(0x9e37_79b1) >> shift) as usize
-    }
-
-    /// The index of `key`, inserting it as `fresh` if absent; true when inserted.
-    #[inline(always)]
-    fn find_or_insert(&mut self, key: u32, fresh: u32) -> (u32, bool) {
-        let mask = self.slots.len() - 1;
-        let mut h = self.slot_of(key);
-        loop {
-            let slot = self.slots[h];
-            if slot == 0 {
-                self.slots[h] = (key as u64) << 32 | (fresh as u64 + 1);
-                self.len += 1;
-                if 2 * self.len > self.slots.len() {
-                    self.grow();
-                }
-                return (fresh, true);
-            }
-            if (slot >> 32) as u32 == key {
-                return ((slot as u32) - 1, false);
-            }
-            h = (h + 1) & mask;
+        self.generation += 1;
+        if capacity > self.slots.len() {
+            self.slots = vec![0; capacity];
+            self.extent = 0;
+            self.generation = 1;
+        } else if self.generation == 256 {
+            self.slots[..self.extent].fill(0);
+            self.extent = 0;
+            self.generation = 1;
         }
-    }
-
-    #[cold]
-    fn grow(&mut self) {
-        let doubled = vec![0; 2 * self.slots.len()];
-        let old = std::mem::replace(&mut self.slots, doubled);
-        let mask = self.slots.len() - 1;
-        for slot in old.into_iter().filter(|&s| s != 0) {
-            let mut h = self.slot_of((slot >> 32) as u32);
-            while self.slots[h] != 0 {
-                h = (h + 1) & mask;
-            }
-            self.slots[h] = slot;
-        }
+        self.mask = capacity - 1;
+        self.shift = 32 - capacity.trailing_zeros();
+        self.extent = self.extent.max(capacity);
     }
 }
 
 /// One board of a level: its canonical state, the first and last depth at which it is
-/// reachable (capped at the last depth whose children still count), and where its counts start.
+/// reachable (capped at the last depth whose children still count), and where its counts
+/// start minus `lo` (so depth d's counts are at `base + d`), set when the walk reaches it.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     state: u32,
     lo: u16,
     hi: u16,
+    base: u32,
+}
+
+/// A board as the discover walk met it, in walk order: what the push pass needs.
+#[derive(Clone, Copy, Debug)]
+struct Walked {
+    state: u32,
+    lo: u16,
+    hi: u16,
+    /// Its counts: `counts[offset..offset + hi - lo + 1]`.
     offset: u32,
+    /// Its edges end here (and start where the previous board's end).
+    edge_end: u32,
+    /// Its terminal child in its own frame (one empty cell, no capture), or 0.
+    terminal: u32,
 }
 
 /// The boards of one pip level and what the two passes know of them.
@@ -110,68 +104,132 @@ struct Node {
 struct Level {
     index: Index,
     nodes: Vec<Node>,
-    /// Boards by empty cells (1..=9): the walk order of both passes.
+    /// Node indices by empty cells (1..=9): the walk order.
     by_empty: [Vec<u32>; 10],
-    /// One `Lanes` per depth of each board's range, board after board.
+    walk: Vec<Walked>,
+    /// One `Lanes` per depth of each board's range, board after board in walk order.
     counts: Vec<Lanes>,
-    /// Per board in walk order, its edges: `edges[edge_start[k]..edge_start[k + 1]]`.
-    edges: Vec<u64>,
-    edge_start: Vec<u32>,
+    edges: Vec<u32>,
+}
+
+/// Empties `v` with room for `n` elements: a fresh allocation when it must grow (so nothing is
+/// copied, as `reserve` would copy the old capacity), else the one it has.
+fn clear_for<T>(v: &mut Vec<T>, n: usize) {
+    v.clear();
+    if v.capacity() < n {
+        *v = Vec::new();
+        *v = Vec::with_capacity(n);
+    }
+}
+
+/// How much room a level is given before its walk, from the level before it (a level rarely
+/// has more than a few times its predecessor's boards; untouched capacity costs no memory).
+#[derive(Clone, Copy, Debug, Default)]
+struct Expected {
+    nodes: usize,
+    rows: usize,
+    edges: usize,
+}
+
+impl Expected {
+    /// Room for a level after `done` (walked) and `partial` (being filled by that walk).
+    fn after(done: &Level, partial: &Level) -> Expected {
+        let walked = done.nodes.len().max(1);
+        let nodes = 4 * done.nodes.len().max(partial.nodes.len());
+        Expected {
+            nodes,
+            rows: nodes * (done.counts.len() / walked + 1),
+            edges: nodes * (done.edges.len() / walked + 1),
+        }
+    }
 }
 
 impl Level {
-    fn clear(&mut self, expected: usize) {
-        self.index.clear(expected);
-        self.nodes.clear();
+    fn clear(&mut self, expected: Expected) {
+        self.index.begin(expected.nodes / 2);
+        clear_for(&mut self.nodes, expected.nodes);
         self.by_empty.iter_mut().for_each(Vec::clear);
-        self.counts.clear();
-        self.edges.clear();
-        self.edge_start.clear();
+        clear_for(&mut self.walk, expected.nodes);
+        clear_for(&mut self.counts, expected.rows);
+        clear_for(&mut self.edges, expected.edges);
     }
 
     fn is_empty(&self) -> bool {
         self.nodes.is_empty()
     }
 
-    /// Adds `key` reachable over `lo..=hi`, or widens its range; its index.
+    /// Adds `key` reachable over `lo..=hi`, or widens its range; its node index.
     #[inline(always)]
     fn reach(&mut self, key: u32, lo: u16, hi: u16) -> u32 {
-        let (i, fresh) = self.index.find_or_insert(key, self.nodes.len() as u32);
-        if fresh {
-            self.nodes.push(Node {
-                state: key,
-                lo,
-                hi,
-                offset: 0,
-            });
-            self.by_empty[(key >> EMPTY_SHIFT) as usize].push(i);
-        } else {
-            let node = &mut self.nodes[i as usize];
-            node.lo = node.lo.min(lo);
-            node.hi = node.hi.max(hi);
+        let generation = self.index.generation;
+        let wanted = u64::from(key) << 8 | generation;
+        let mut h = (key.wrapping_mul(0x9e37_79b1) >> self.index.shift) as usize;
+        loop {
+            // SAFETY: `h` is below the capacity (the hash's top bits, or masked by `mask`),
+            // which `Index::begin` keeps within `slots`.
+            let slot = unsafe { *self.index.slots.get_unchecked(h) };
+            if slot >> 24 == wanted {
+                let i = (slot & SLOT_INDEX_MASK) as u32;
+                // SAFETY: an index in a slot of this generation was a node's when inserted, and
+                // nodes are only cleared with a new generation.
+                let node = unsafe { self.nodes.get_unchecked_mut(i as usize) };
+                node.lo = node.lo.min(lo);
+                node.hi = node.hi.max(hi);
+                return i;
+            }
+            if (slot >> 24) as u8 as u64 != generation {
+                return self.insert(h, wanted, key, lo, hi);
+            }
+            h = (h + 1) & self.index.mask;
         }
-        i
     }
 
-    /// Lays out the counts once every board's range is final, all zero.
-    fn allocate_counts(&mut self) {
-        let mut total = 0u32;
-        for node in &mut self.nodes {
-            node.offset = total;
-            total += u32::from(node.hi - node.lo) + 1;
+    #[inline(always)]
+    fn insert(&mut self, h: usize, wanted: u64, key: u32, lo: u16, hi: u16) -> u32 {
+        let i = self.nodes.len();
+        assert!(i <= SLOT_INDEX_MASK as usize, "a pip level of 2^24 boards");
+        self.index.slots[h] = wanted << 24 | i as u64;
+        self.nodes.push(Node {
+            state: key,
+            lo,
+            hi,
+            base: 0,
+        });
+        self.by_empty[(key >> EMPTY_SHIFT) as usize].push(i as u32);
+        if 2 * self.nodes.len() > self.index.mask + 1 {
+            self.grow();
         }
-        self.counts.clear();
-        self.counts.resize(total as usize, Lanes::default());
+        i as u32
+    }
+
+    /// Doubles the map's capacity and re-inserts the level's boards.
+    #[cold]
+    fn grow(&mut self) {
+        let index = &mut self.index;
+        index.begin(index.mask + 1);
+        let generation = index.generation;
+        for (i, node) in self.nodes.iter().enumerate() {
+            let mut h = (node.state.wrapping_mul(0x9e37_79b1) >> index.shift) as usize;
+            while (index.slots[h] >> 24) as u8 as u64 == generation {
+                h = (h + 1) & index.mask;
+            }
+            index.slots[h] = (u64::from(node.state) << 8 | generation) << 24 | i as u64;
+        }
     }
 }
 
 /// The moves at a move-table entry, as image deltas.
 #[inline(always)]
 fn move_images<K: LaneOps>(state: u32, slot: u32) -> &'static [Lanes] {
-    let entry = MOVE_BASE[slot as usize] as usize + K::neighbour_index(state, slot as usize);
-    let span = MOVE_SPAN[entry];
-    let first = (span >> 4) as usize;
-    &MOVE_IMAGE[first..first + (span & 15) as usize]
+    // SAFETY: the entry is MOVE_BASE[slot] plus a neighbour index below that slot's stride, and
+    // every span points inside MOVE_IMAGE; `table_checks` checks both for every entry.
+    unsafe {
+        let entry = *MOVE_BASE.get_unchecked(slot as usize) as usize
+            + K::neighbour_index(state, slot as usize);
+        let span = *MOVE_SPAN.get_unchecked(entry);
+        let first = (span >> 4) as usize;
+        MOVE_IMAGE.get_unchecked(first..first + (span & 15) as usize)
+    }
 }
 
 /// The lane sums of the hashes of every child of `state` (the layered engine's last layer).
@@ -190,10 +248,26 @@ fn children_hash<K: LaneOps>(state: u32) -> K::V {
     K::add(change, K::mul(K::splat(moves), K::hash_lanes(state)))
 }
 
+/// What one run saw, for `--stats`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PipStats {
+    /// Pip levels.
+    pub levels: usize,
+    /// Distinct canonical boards.
+    pub boards: usize,
+    /// Edges (board, move) recorded, terminals not counted.
+    pub edges: usize,
+    /// Counts rows: (board, depth) pairs, the layered engine's states.
+    pub rows: usize,
+    /// The most boards of one level.
+    pub widest: usize,
+}
+
 /// The pip-ordered engine's working memory, kept between problems.
 #[derive(Default)]
 pub struct PipEngine {
     levels: [Level; 3],
+    pub stats: PipStats,
 }
 
 impl PipEngine {
@@ -204,31 +278,39 @@ impl PipEngine {
     /// The puzzle's answer for `board` after `depth` turns, with lane operations `K`.
     #[inline(always)]
     pub(crate) fn run<K: LaneOps>(&mut self, board: &Board, depth: u32) -> u32 {
+        self.stats = PipStats::default();
         if depth == 0 || board.is_full() {
             return board.hash() & ANSWER_MASK;
         }
         // Children are kept up to depth - 1; the last depth is hashed without generating it.
         let last = (depth - 1).min(u32::from(u16::MAX) - 1) as u16;
         let mut acc = K::zero();
-        self.levels.iter_mut().for_each(|level| level.clear(0));
+        self.levels[0].clear(Expected::default());
+        self.levels[1].clear(Expected::default());
         let (key, symmetry) = K::canonical(board.pack());
-        let start = &mut self.levels[0];
-        start.reach(key, 0, 0);
+        self.levels[0].reach(key, 0, 0);
         let mut p = 0;
         loop {
             let [pushing, current, next] = self.levels_at(p);
             discover::<K>(current, next, last);
-            current.allocate_counts();
             if p == 0 {
                 current.counts[0].0[symmetry as usize] = 1;
             } else {
                 push::<K>(pushing, current, last, &mut acc);
             }
+            let current = &self.levels[p % 3];
+            let stats = &mut self.stats;
+            stats.levels += 1;
+            stats.boards += current.nodes.len();
+            stats.edges += current.edges.len();
+            stats.rows += current.counts.len();
+            stats.widest = stats.widest.max(current.nodes.len());
+            let [_, current, next] = self.levels_at(p);
             if next.is_empty() {
                 push::<K>(current, next, last, &mut acc);
                 break;
             }
-            let expected = self.levels[(p + 1) % 3].nodes.len();
+            let expected = Expected::after(current, next);
             self.levels[(p + 2) % 3].clear(expected);
             p += 1;
         }
@@ -268,94 +350,127 @@ unsafe fn run_avx2(engine: &mut PipEngine, board: &Board, depth: u32) -> u32 {
 
 // Inlined into each kernel's entry point, like the whole engine, so the lane operations compile
 // for that kernel's instruction set.
-/// Generates the moves of every board of `level` once, recording its edges; children go to
-/// `level` itself (captures) or to `next`.
+/// Walks `level` (whose index, nodes and buckets are filled from the previous level): lays out
+/// and zeroes each board's counts, and generates its moves once, recording its edges; children
+/// go to `level` itself (captures) or to `next`.
 #[inline(always)]
 fn discover<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16) {
-    level.edges.clear();
-    level.edge_start.clear();
     for empty_cells in 1..level.by_empty.len() {
         let mut k = 0;
         // Captures add boards with more empty cells only, so this bucket is complete.
         while k < level.by_empty[empty_cells].len() {
             let i = level.by_empty[empty_cells][k] as usize;
             k += 1;
-            level.edge_start.push(level.edges.len() as u32);
+            let node = &mut level.nodes[i];
             let Node {
                 state: s, lo, hi, ..
-            } = level.nodes[i];
-            if lo >= last {
-                continue;
-            }
-            let (child_lo, child_hi) = (lo + 1, hi.min(last - 1) + 1);
-            let images = K::images(s);
-            let mut empty = K::empty_slots(s);
-            while empty != 0 {
-                let slot = empty.trailing_zeros();
-                empty &= empty - 1;
-                for delta in move_images::<K>(s, slot) {
-                    let child = K::add(images, K::load(delta));
-                    let own = K::first(child);
-                    let child_empty = own >> EMPTY_SHIFT;
-                    if child_empty == 0 {
-                        level.edges.push(EDGE_TERMINAL | own as u64);
-                        continue;
-                    }
-                    let (key, symmetry) = K::smallest(child);
-                    let sym = (symmetry as u64) << EDGE_SYMMETRY_SHIFT;
-                    let edge = if child_empty as usize > empty_cells {
-                        EDGE_SAME_LEVEL | sym | level.reach(key, child_lo, child_hi) as u64
-                    } else {
-                        sym | next.reach(key, child_lo, child_hi) as u64
-                    };
-                    level.edges.push(edge);
+            } = *node;
+            // The range is final (every parent has been walked): lay out the row.
+            let offset = level.counts.len();
+            let rows = usize::from(hi - lo) + 1;
+            node.base = (offset as u32).wrapping_sub(u32::from(lo));
+            // Two rows at least (most boards have one or two), stored without a loop that the
+            // compiler would turn into a memset call per board.
+            level.counts.reserve(rows + 1);
+            // SAFETY: `rows + 1` places were reserved past the length just above, and the loop
+            // stores pairs below `rows + 1`; `Lanes` is plain data, so storing zeroes
+            // initialises them (a spare zero row past the length is harmless).
+            unsafe {
+                let row = level.counts.as_mut_ptr().add(offset);
+                K::store(&mut *row, K::zero());
+                K::store(&mut *row.add(1), K::zero());
+                let mut d = 2;
+                while d < rows {
+                    K::store(&mut *row.add(d), K::zero());
+                    K::store(&mut *row.add(d + 1), K::zero());
+                    d += 2;
                 }
+                level.counts.set_len(offset + rows);
             }
+            let mut terminal = 0;
+            if lo < last {
+                let (child_lo, child_hi) = (lo + 1, hi.min(last - 1) + 1);
+                level.edges.reserve(MAX_MOVES);
+                let mut len = level.edges.len();
+                // `reach` touches the index, nodes and buckets only, never the edges.
+                let out = level.edges.as_mut_ptr();
+                let images = K::images(s);
+                let mut empty = K::empty_slots(s);
+                while empty != 0 {
+                    let slot = empty.trailing_zeros();
+                    empty &= empty - 1;
+                    let moves = move_images::<K>(s, slot);
+                    // One entry's moves are all captures, or one placement without capture.
+                    let first = K::add(images, K::load(&moves[0]));
+                    let child_empty = K::first(first) >> EMPTY_SHIFT;
+                    let edge = if child_empty as usize > empty_cells {
+                        for delta in &moves[1..] {
+                            let (key, symmetry) = K::smallest(K::add(images, K::load(delta)));
+                            let child = level.reach(key, child_lo, child_hi);
+                            // SAFETY: a board has at most MAX_MOVES moves, reserved above
+                            // (`len` counts this board's from the reserved length on).
+                            unsafe {
+                                *out.add(len) =
+                                    EDGE_SAME_LEVEL | symmetry << EDGE_SYMMETRY_SHIFT | child;
+                            }
+                            len += 1;
+                        }
+                        let (key, symmetry) = K::smallest(first);
+                        EDGE_SAME_LEVEL
+                            | symmetry << EDGE_SYMMETRY_SHIFT
+                            | level.reach(key, child_lo, child_hi)
+                    } else if child_empty == 0 {
+                        // The last empty cell filled without capture: the game ends there.
+                        terminal = K::first(first);
+                        continue;
+                    } else {
+                        let (key, symmetry) = K::smallest(first);
+                        symmetry << EDGE_SYMMETRY_SHIFT | next.reach(key, child_lo, child_hi)
+                    };
+                    // SAFETY: as above.
+                    unsafe { *out.add(len) = edge };
+                    len += 1;
+                }
+                // SAFETY: every edge below `len` was written above, inside the reservation.
+                unsafe { level.edges.set_len(len) };
+            }
+            level.walk.push(Walked {
+                state: s,
+                lo,
+                hi,
+                offset: offset as u32,
+                edge_end: level.edges.len() as u32,
+                terminal,
+            });
         }
     }
-    level.edge_start.push(level.edges.len() as u32);
 }
 
 /// With `level`'s counts final walk by walk: hashes its terminals and last depth into `acc`
 /// and adds its counts along every edge, one depth later, to the children in `level` and
-/// `next` (whose counts are allocated).
+/// `next` (both laid out by their discover walks).
 #[inline(always)]
 fn push<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16, acc: &mut K::V) {
-    let order = std::mem::take(&mut level.by_empty);
-    // First where each child's counts for its parent's first depth start, in place of its
-    // index: independent loads the CPU overlaps, so the adds below know their addresses early.
-    for (k, &i) in order.iter().flatten().enumerate() {
-        let lo = level.nodes[i as usize].lo;
-        for e in level.edge_start[k] as usize..level.edge_start[k + 1] as usize {
-            let edge = level.edges[e];
-            if edge & EDGE_TERMINAL != 0 {
-                continue;
-            }
-            let child = if edge & EDGE_SAME_LEVEL != 0 {
-                level.nodes[edge as u32 as usize]
-            } else {
-                next.nodes[edge as u32 as usize]
-            };
-            let base = child.offset + u32::from(lo + 1 - child.lo);
-            level.edges[e] = edge & !u64::from(u32::MAX) | u64::from(base);
-        }
-    }
-    // Every count is read and written through these two pointers only, from here on.
-    let (same, same_len) = (level.counts.as_mut_ptr(), level.counts.len());
-    let later: *mut Lanes = next.counts.as_mut_ptr();
-    for (k, &i) in order.iter().flatten().enumerate() {
-        let Node {
+    let counts_len = level.counts.len();
+    // Every count and node is read and written through these pointers only, from here on.
+    let same = (level.nodes.as_ptr(), level.counts.as_mut_ptr());
+    let later = (next.nodes.as_ptr(), next.counts.as_mut_ptr());
+    let edges = &level.edges;
+    let mut e = 0;
+    for w in &level.walk {
+        let Walked {
             state,
             lo,
             hi,
             offset,
-        } = level.nodes[i as usize];
-        let base = offset as usize;
+            edge_end,
+            terminal,
+        } = *w;
         assert!(
-            base + usize::from(hi - lo) < same_len,
+            offset as usize + usize::from(hi - lo) < counts_len,
             "a board's counts lie in its level's"
         );
-        let parent = same.wrapping_add(base) as *const Lanes;
+        let parent = same.1.wrapping_add(offset as usize) as *const Lanes;
         if hi == last {
             // SAFETY: depth `last` is in the board's range, inside the counts (asserted).
             let ways = K::load(unsafe { &*parent.add(usize::from(last - lo)) });
@@ -365,46 +480,60 @@ fn push<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16, acc: &mut K:
             continue;
         }
         let span = usize::from(hi.min(last - 1) - lo) + 1;
-        for e in level.edge_start[k] as usize..level.edge_start[k + 1] as usize {
-            if let Some(&ahead) = level.edges.get(e + PUSH_PREFETCH_DISTANCE) {
-                let counts = if ahead & EDGE_SAME_LEVEL != 0 {
+        if terminal != 0 {
+            let mut ways = K::zero();
+            for d in 0..span {
+                // SAFETY: `parent` points at this board's counts, `span` of them (asserted).
+                ways = K::add(ways, K::load(unsafe { &*parent.add(d) }));
+            }
+            *acc = K::add(*acc, K::mul(ways, K::hash_lanes(terminal)));
+        }
+        let at = u32::from(lo) + 1;
+        let end = edge_end as usize;
+        let targets = &edges[e..end];
+        e = end;
+        if span == 1 {
+            // SAFETY: as above.
+            let ways = K::load(unsafe { &*parent });
+            for &edge in targets {
+                let (nodes, counts) = if edge & EDGE_SAME_LEVEL != 0 {
                     same
                 } else {
                     later
                 };
-                crate::core::prefetch::prefetch_read(counts.wrapping_add(ahead as u32 as usize));
-            }
-            let edge = level.edges[e];
-            if edge & EDGE_TERMINAL != 0 {
-                let mut ways = K::zero();
-                for d in 0..span {
-                    // SAFETY: `parent` points at this board's counts, `span` of them (asserted).
-                    ways = K::add(ways, K::load(unsafe { &*parent.add(d) }));
+                let symmetry = edge >> EDGE_SYMMETRY_SHIFT & 7;
+                // SAFETY: the edge's index is a node of the level its flag names; its row
+                // holds depth lo + 1 (its range took in [lo + 1, ..] when the edge was found),
+                // inside its level's counts; a capture's child is another board than the
+                // parent, so the row is not the parent's.
+                unsafe {
+                    let child = *nodes.add((edge & EDGE_INDEX_MASK) as usize);
+                    let slot = &mut *counts.add(child.base.wrapping_add(at) as usize);
+                    K::store(slot, K::add(K::load(slot), K::permute(ways, symmetry)));
                 }
-                *acc = K::add(*acc, K::mul(ways, K::hash_lanes(edge as u32)));
-                continue;
             }
-            let symmetry = (edge >> EDGE_SYMMETRY_SHIFT & 7) as u32;
-            let counts = if edge & EDGE_SAME_LEVEL != 0 {
+            continue;
+        }
+        for &edge in targets {
+            let (nodes, counts) = if edge & EDGE_SAME_LEVEL != 0 {
                 same
             } else {
                 later
             };
-            let child = counts.wrapping_add(edge as u32 as usize);
-            for d in 0..span {
-                // SAFETY: the child was reached over [lo + 1, top + 1] when this edge was found,
-                // so its range holds these `span` depths from `child` on, inside its level's
-                // counts; a capture's child is another board than the parent, so its counts
-                // never overlap the parent's, and no reference to either is alive here.
-                unsafe {
+            let symmetry = edge >> EDGE_SYMMETRY_SHIFT & 7;
+            // SAFETY: as above, for the `span` depths lo + 1..=lo + span, which the child's
+            // range took in when the edge was found.
+            unsafe {
+                let child = *nodes.add((edge & EDGE_INDEX_MASK) as usize);
+                let row = counts.add(child.base.wrapping_add(at) as usize);
+                for d in 0..span {
                     let ways = K::permute(K::load(&*parent.add(d)), symmetry);
-                    let slot = &mut *child.add(d);
+                    let slot = &mut *row.add(d);
                     K::store(slot, K::add(K::load(slot), ways));
                 }
             }
         }
     }
-    level.by_empty = order;
 }
 
 #[cfg(test)]
@@ -430,6 +559,49 @@ mod tests {
         for case in cases::all().iter().filter(|c| c.problem.depth <= 30) {
             let answer = run(&mut engine, kernel, case.board(), case.problem.depth);
             assert_eq!(answer, case.expected, "{} with {}", case.id, kernel.name());
+        }
+    }
+
+    /// Random boards and depths (seeded): the pip engine against the layered one, with both
+    /// kernels where the CPU has AVX2. Small depths, so it stays fast in the test profile.
+    #[test]
+    fn agrees_with_the_layered_engine_on_random_boards() {
+        use crate::cephalopod::{engine, memory, Engine};
+        let arena = memory::arena();
+        let mut layered = Engine::new(memory::buffers(&arena));
+        let mut pips = PipEngine::new();
+        let kernels: Vec<Kernel> = [KernelChoice::Portable, KernelChoice::Avx2]
+            .into_iter()
+            .filter_map(|c| select(c).ok())
+            .collect();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) % n
+        };
+        for round in 0..300 {
+            let empty_in_ten = next(10);
+            let cells: [u8; 9] = std::array::from_fn(|_| {
+                if next(10) < empty_in_ten {
+                    0
+                } else {
+                    1 + next(6) as u8
+                }
+            });
+            let board = Board { cells };
+            let depth = 1 + next(if round % 10 == 0 { 14 } else { 9 }) as u32;
+            let expected = engine::run(&mut layered, Kernel::Portable, &board, depth, None);
+            for &kernel in &kernels {
+                let answer = run(&mut pips, kernel, &board, depth);
+                assert_eq!(
+                    answer,
+                    expected,
+                    "{cells:?} depth {depth}, {}",
+                    kernel.name()
+                );
+            }
         }
     }
 }

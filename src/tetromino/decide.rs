@@ -12,7 +12,7 @@ use std::time::Instant;
 /// Decides whether the `size` x `size` square can be tiled with `signature`.
 pub fn solve(size: usize, signature: &Signature, options: &Options) -> (Outcome, Stats) {
     let start = Instant::now();
-    if let Some(reason) = rules::impossibility(size, signature) {
+    if let Some(reason) = rules::cheap_impossibility(size, signature) {
         return (Outcome::Unsolvable(reason), Stats::default());
     }
     let time = options.time_budget.unwrap_or(DEFAULT_TIME_BUDGET);
@@ -28,9 +28,19 @@ pub fn solve(size: usize, signature: &Signature, options: &Options) -> (Outcome,
         time_budget: Some(time),
         ..options.clone()
     };
+    // A balanced mix is tiled by the quick search in a few placements a piece, before the
+    // colourings' exact check (~10 ms on a large board) would have finished.
     let (outcome, quick_stats) = search_from(start, size, signature, &quick);
-    if !matches!(outcome, Outcome::GaveUp(_)) {
-        return (outcome, quick_stats);
+    match outcome {
+        Outcome::Solved(_) => return (outcome, quick_stats),
+        Outcome::Unsolvable(searched) => {
+            let reason = rules::impossibility(size, signature).unwrap_or(searched);
+            return (Outcome::Unsolvable(reason), quick_stats);
+        }
+        Outcome::GaveUp(_) => {}
+    }
+    if let Some(reason) = rules::impossibility(size, signature) {
+        return (Outcome::Unsolvable(reason), quick_stats);
     }
     let assembly = Deadline::after(blocks::ASSEMBLY_TIME.min(deadline.remaining() / 2));
     if let Some(tiling) = blocks::assemble(size, signature, options.seed, &assembly) {

@@ -7,22 +7,43 @@ use super::signature::Signature;
 
 /// Why the `size` x `size` square cannot be tiled with `signature`, if a rule shows it.
 pub fn impossibility(size: usize, signature: &Signature) -> Option<String> {
+    if let Some(reason) = impossibility_by_area(size, signature) {
+        return Some(reason);
+    }
+    if let Some(refutation) = invariants::refute(size, signature) {
+        return Some(refutation.line);
+    }
+    figure_rules(size, signature)
+}
+
+/// The proofs that cost nothing: area, S/Z only and single type (not the colourings, whose
+/// exact check takes ~10 ms on a large board: [`super::decide`] runs it after a quick search).
+pub fn cheap_impossibility(size: usize, signature: &Signature) -> Option<String> {
+    let area = (size as u64) * (size as u64);
+    if size % 2 == 1 || signature.total() * 4 != area {
+        return impossibility_by_area(size, signature);
+    }
+    figure_rules(size, signature)
+}
+
+fn impossibility_by_area(size: usize, signature: &Signature) -> Option<String> {
     let area = (size as u64) * (size as u64);
     if size % 2 == 1 {
         return Some(format!(
             "area: N = {size} is odd, so N*N = {area} cells is not a multiple of 4"
         ));
     }
-    if signature.total() * 4 != area {
-        return Some(format!(
+    (signature.total() * 4 != area).then(|| {
+        format!(
             "area: the {} pieces cover {} cells, the board has {area}",
             signature.total(),
             signature.total() * 4
-        ));
-    }
-    if let Some(refutation) = invariants::refute(size, signature) {
-        return Some(refutation.line);
-    }
+        )
+    })
+}
+
+/// S/Z only and single type.
+fn figure_rules(size: usize, signature: &Signature) -> Option<String> {
     let present: Vec<Figure> = Figure::ALL
         .into_iter()
         .filter(|&f| signature.count(f) > 0)

@@ -10,6 +10,7 @@ use super::signature::Signature;
 use super::solution::{parse_json, to_json, verify};
 use super::solver::{Options, Outcome, MAX_SIZE};
 use crate::core::http::Limits;
+use crate::core::report::{Record, Report};
 use crate::core::rng::Rng;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -337,8 +338,15 @@ pub fn run_with(
 /// The contest server's 28 recorded signatures, each solved and verified, then generated skewed
 /// (solved and verified) and invariant-impossible (refuted) mixes against the time targets;
 /// false on a failure.
-pub fn bench_server_signatures() -> Result<bool, CliError> {
-    let mut out = std::io::stdout();
+/// Under a writing `report` (`--json`), one record per signature replaces the tables.
+pub fn bench_server_signatures(report: &mut Report) -> Result<bool, CliError> {
+    let mut stdout = std::io::stdout();
+    let mut sink = std::io::sink();
+    let out: &mut dyn Write = if report.is_json() {
+        &mut sink
+    } else {
+        &mut stdout
+    };
     use super::{solve, Options, Outcome};
     const SERVER: &str = include_str!("../../data/tetromino/server_signatures.txt");
     writeln!(
@@ -366,6 +374,14 @@ pub fn bench_server_signatures() -> Result<bool, CliError> {
         total += time;
         let ok = matches!(&outcome, Outcome::Solved(p) if verify(size, &signature, p).is_ok());
         all_ok &= ok;
+        report.record(&Record {
+            problem: "tetromino",
+            case: format!("server {size} {}", text.trim()),
+            answer: Some(if ok { "solved" } else { "not solved" }.into()),
+            ok: Some(ok),
+            runs: vec![time],
+            ..Record::default()
+        })?;
         let shown: String = text.chars().take(40).collect();
         writeln!(
             out,
@@ -390,7 +406,7 @@ pub fn bench_server_signatures() -> Result<bool, CliError> {
             let mut rng = Rng::new(size as u64);
             let mut times = Vec::with_capacity(BENCH_SEEDS);
             let mut ok = true;
-            for _ in 0..BENCH_SEEDS {
+            for k in 0..BENCH_SEEDS {
                 let signature = if kind == "skewed" {
                     skewed(size, &mut rng)
                 } else {
@@ -399,12 +415,22 @@ pub fn bench_server_signatures() -> Result<bool, CliError> {
                 .expect("bench sizes are even");
                 let start = Instant::now();
                 let (outcome, _) = solve(size, &signature, &Options::default());
-                times.push(start.elapsed().as_secs_f64() * 1e3);
-                ok &= match (&outcome, kind) {
+                let took = start.elapsed();
+                times.push(took.as_secs_f64() * 1e3);
+                let right = match (&outcome, kind) {
                     (Outcome::Solved(p), "skewed") => verify(size, &signature, p).is_ok(),
                     (Outcome::Unsolvable(_), "impossible") => true,
                     _ => false,
                 };
+                ok &= right;
+                report.record(&Record {
+                    problem: "tetromino",
+                    case: format!("{kind} {size} #{k}"),
+                    answer: Some(signature.to_string().into()),
+                    ok: Some(right),
+                    runs: vec![took],
+                    ..Record::default()
+                })?;
             }
             times.sort_by(f64::total_cmp);
             let worst = times[times.len() - 1];

@@ -71,9 +71,15 @@ fn bench_json_records_carry_every_field_and_compare_with_themselves() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("verdict: B is the same as A"), "{text}");
     let out = podium(&["bench", "--problem", "tetromino", "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.lines().count() > 28, "{text}");
-    assert!(text.lines().all(|l| serde_json::from_str::<Value>(l).is_ok()));
+    assert!(text
+        .lines()
+        .all(|l| serde_json::from_str::<Value>(l).is_ok()));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -36,21 +36,7 @@ fn bench_json_records_carry_every_field_and_compare_with_themselves() {
     // cg01..cg09, each by both engines.
     assert_eq!(records.len(), 18, "{text}");
     for record in &records {
-        for field in [
-            "problem",
-            "case",
-            "answer",
-            "score",
-            "references",
-            "ok",
-            "seconds",
-            "runs",
-            "instructions",
-            "peak_rss_bytes",
-            "podium",
-            "commit",
-            "machine",
-        ] {
+        for field in podium::core::report::FIELDS {
             assert!(record.get(field).is_some(), "{field}: {record}");
         }
         assert_eq!(record["ok"], Value::Bool(true), "{record}");

@@ -187,21 +187,7 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.lines().count(), 1);
         let value: Value = serde_json::from_str(&text).unwrap();
-        for field in [
-            "problem",
-            "case",
-            "answer",
-            "score",
-            "references",
-            "ok",
-            "seconds",
-            "runs",
-            "instructions",
-            "peak_rss_bytes",
-            "podium",
-            "commit",
-            "machine",
-        ] {
+        for field in FIELDS {
             assert!(value.get(field).is_some(), "{field} missing: {text}");
         }
         assert_eq!(value["seconds"], json!(0.02));

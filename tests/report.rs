@@ -69,3 +69,34 @@ fn bench_json_records_carry_every_field_and_compare_with_themselves() {
         .all(|l| serde_json::from_str::<Value>(l).is_ok()));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn slider_score_json_is_one_record_with_the_score() {
+    let dir = std::env::temp_dir().join(format!("podium-report-slider-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let instance = dir.join("in.txt");
+    let output = dir.join("out.txt");
+    std::fs::write(&instance, podium(&["slider", "gen", "--seed", "3"]).stdout).unwrap();
+    let solved = podium(&[
+        "slider",
+        "solve",
+        instance.to_str().unwrap(),
+        "--checks",
+        "50",
+    ]);
+    std::fs::write(&output, solved.stdout).unwrap();
+    let (i, o) = (instance.to_str().unwrap(), output.to_str().unwrap());
+    let plain = String::from_utf8(podium(&["slider", "score", i, o]).stdout).unwrap();
+    let json = podium(&["slider", "score", i, o, "--json"]);
+    assert!(json.status.success());
+    let text = String::from_utf8(json.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let record: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(record["problem"], "slider");
+    assert_eq!(
+        record["score"].as_f64(),
+        Some(plain.trim().parse::<f64>().unwrap())
+    );
+    assert_eq!(record["ok"], Value::Bool(true));
+    std::fs::remove_dir_all(&dir).ok();
+}

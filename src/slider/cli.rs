@@ -22,6 +22,9 @@ pub enum SliderCommand {
         input: PathBuf,
         /// Output (T, then T lines `r c M|S U|D|L|R`).
         output: PathBuf,
+        /// One JSON record on stdout (fields in the README) instead of the score alone.
+        #[arg(long)]
+        json: bool,
     },
     /// Solve an instance (stdin when INPUT is absent) and print the official output.
     Solve {
@@ -120,16 +123,35 @@ fn write(path: Option<&Path>, text: &str) -> Result<(), CliError> {
 pub fn run(command: SliderCommand) -> Result<(), CliError> {
     let mut out = std::io::stdout();
     match command {
-        SliderCommand::Score { input, output } => {
+        SliderCommand::Score {
+            input,
+            output,
+            json,
+        } => {
             let problem = Problem::parse(&read(Some(&input))?).map_err(CliError::input)?;
-            match score(&problem, &read(Some(&output))?) {
+            let started = std::time::Instant::now();
+            let scored = score(&problem, &read(Some(&output))?);
+            if json {
+                Report::json(&mut out).record(&Record {
+                    problem: "slider",
+                    case: format!("{} {}", input.display(), output.display()),
+                    score: Some(scored.as_ref().map_or(-1.0, |s| s.score as f64)),
+                    ok: Some(scored.is_ok()),
+                    runs: vec![started.elapsed()],
+                    ..Record::default()
+                })?;
+            }
+            match scored {
+                Ok(_) if json => Ok(()),
                 Ok(s) => {
                     writeln!(out, "{}", s.score)?;
                     eprintln!("{} turns, {} blocks dropped", s.turns, s.drops);
                     Ok(())
                 }
                 Err(invalid) => {
-                    writeln!(out, "-1")?;
+                    if !json {
+                        writeln!(out, "-1")?;
+                    }
                     Err(CliError {
                         message: format!("slider output: {invalid}"),
                         code: 1,

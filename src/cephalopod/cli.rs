@@ -213,13 +213,7 @@ pub fn bench(
     choice: KernelChoice,
     report: &mut Report,
 ) -> Result<(), CliError> {
-    let mut stdout = std::io::stdout();
-    let mut sink = std::io::sink();
-    let out: &mut dyn Write = if report.is_json() {
-        &mut sink
-    } else {
-        &mut stdout
-    };
+    let mut out = crate::core::report::table_out(report.is_json());
     let kernel = super::select(choice).map_err(CliError::input)?;
     let all = cases::all();
     let selected: Vec<_> = all

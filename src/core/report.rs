@@ -127,6 +127,15 @@ impl Record {
     }
 }
 
+/// Where a command's human table goes: stdout, or nowhere when its records replace it (`--json`).
+pub fn table_out(json: bool) -> Box<dyn Write> {
+    if json {
+        Box::new(io::sink())
+    } else {
+        Box::new(io::stdout())
+    }
+}
+
 /// Where a command's records go: JSON lines on a writer under `--json`, nowhere otherwise.
 pub struct Report<'w> {
     out: Option<&'w mut dyn Write>,

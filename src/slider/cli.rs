@@ -241,9 +241,7 @@ fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool, quiet: bool) -> Resu
             INSTANCES.last().map_or(0, |i| i.0)
         )));
     }
-    let mut stdout = std::io::stdout();
-    let mut sink = std::io::sink();
-    let out: &mut dyn Write = if json { &mut sink } else { &mut stdout };
+    let mut out = crate::core::report::table_out(json);
     writeln!(
         out,
         "slider bench: {} instances, {time} s each, {jobs} at once",

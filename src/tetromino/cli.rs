@@ -340,13 +340,7 @@ pub fn run_with(
 /// false on a failure.
 /// Under a writing `report` (`--json`), one record per signature replaces the tables.
 pub fn bench_server_signatures(report: &mut Report) -> Result<bool, CliError> {
-    let mut stdout = std::io::stdout();
-    let mut sink = std::io::sink();
-    let out: &mut dyn Write = if report.is_json() {
-        &mut sink
-    } else {
-        &mut stdout
-    };
+    let mut out = crate::core::report::table_out(report.is_json());
     use super::{solve, Options, Outcome};
     const SERVER: &str = include_str!("../../data/tetromino/server_signatures.txt");
     writeln!(

@@ -3,7 +3,11 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+#[path = "common/source_files.rs"]
+mod source_files;
+use source_files::{code_of, sources};
 
 /// Each layer (a folder or a file of `src/icfp2015/`) and its rank: a module may name the
 /// layers of a lower rank and its own.
@@ -20,44 +24,6 @@ const LAYERS: &[(&str, u32)] = &[
 
 fn rank(layer: &str) -> Option<u32> {
     LAYERS.iter().find(|(l, _)| *l == layer).map(|&(_, r)| r)
-}
-
-/// Every `.rs` file under `dir`, recursively.
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).expect("read src/icfp2015") {
-        let path = entry.expect("a directory entry").path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
-/// The text without its `#[cfg(test)]` items and comment lines.
-fn code_of(text: &str) -> String {
-    let mut out = String::new();
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("#[cfg(test)]") {
-            let mut depth = 0i64;
-            let mut opened = false;
-            for next in lines.by_ref() {
-                depth += next.matches('{').count() as i64 - next.matches('}').count() as i64;
-                opened |= next.contains('{');
-                if opened && depth <= 0 || !opened && next.trim_end().ends_with(';') {
-                    break;
-                }
-            }
-            continue;
-        }
-        if !trimmed.starts_with("//") {
-            out.push_str(line);
-            out.push('\n');
-        }
-    }
-    out
 }
 
 fn is_ident(c: u8) -> bool {

@@ -5,21 +5,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+#[path = "common/source_files.rs"]
+mod source_files;
+use source_files::{code_of, sources};
+
 /// Cycles that exist today and are scheduled to go (issue #24); each entry is a cycle's modules,
 /// sorted. A cycle not listed here fails the test, and so does a listed one that is gone.
 const KNOWN_CYCLES: &[&[&str]] = &[];
-
-/// Every `.rs` file under `dir`, recursively.
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).expect("read src/") {
-        let path = entry.expect("a directory entry").path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// `src/a/b.rs` -> `a::b`, `src/a/mod.rs` -> `a`, `src/lib.rs` -> `` (binaries are left out).
 fn module_of(root: &Path, file: &Path) -> Option<String> {
@@ -41,34 +33,6 @@ fn module_of(root: &Path, file: &Path) -> Option<String> {
             Some(parts.join("::"))
         }
     }
-}
-
-/// The file's text without its `#[cfg(test)]` modules (tests may reach anywhere) and comments.
-fn code_of(text: &str) -> String {
-    let mut out = String::new();
-    let mut lines = text.lines().peekable();
-    while let Some(line) = lines.next() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("#[cfg(test)]") {
-            // Skip the item that follows: to its matching closing brace.
-            let mut depth = 0i64;
-            let mut opened = false;
-            for next in lines.by_ref() {
-                depth += next.matches('{').count() as i64 - next.matches('}').count() as i64;
-                opened |= next.contains('{');
-                if opened && depth <= 0 || !opened && next.trim_end().ends_with(';') {
-                    break;
-                }
-            }
-            continue;
-        }
-        if trimmed.starts_with("//") {
-            continue;
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
 }
 
 /// The module paths a file's code names: `super::x`, `crate::a::b`, `self::x`, and the names

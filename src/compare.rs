@@ -176,6 +176,9 @@ pub fn compare(
         } else {
             Verdict::Noise
         };
+        if parts.is_empty() {
+            parts.push("nothing to compare (no score, instructions or repeats in both)".into());
+        }
         writeln!(
             out,
             "{problem} {case}: {} [{}]",

@@ -78,7 +78,8 @@ enum Command {
         a: PathBuf,
         /// The run compared with it.
         b: PathBuf,
-        #[arg(long, value_name = "PCT", value_parser = |t: &str| podium::core::cli::parse_bounded(t, "percent", 0, 1_000_000))]
+        #[arg(long, value_name = "PCT", allow_negative_numbers = true,
+              value_parser = |t: &str| podium::core::cli::parse_bounded(t, "percent", 0, 1_000_000))]
         fail_if_worse: Option<u64>,
     },
     /// Write one std-only Rust file of a solver for a contest judge (prints its size).

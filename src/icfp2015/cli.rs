@@ -38,7 +38,7 @@ pub enum Icfp2015Command {
               allow_negative_numbers = true, value_parser = crate::core::cli::parse_seconds)]
         per_problem: f64,
         /// Threads, 1 to 1024, capped at the cores available [default: all cores].
-        #[arg(short = 'c', long = "threads", alias = "cores", value_parser = crate::core::cli::parse_threads)]
+        #[arg(short = 'c', long = "threads", alias = "cores", value_name = "THREADS", value_parser = crate::core::cli::parse_threads)]
         cores: Option<usize>,
         /// JSON lines on stdout, one record per problem (fields in the README), instead of the
         /// table.

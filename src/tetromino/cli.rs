@@ -46,8 +46,8 @@ pub enum TetrominoCommand {
         nodes: Option<u64>,
         /// Memory the search's memo may hold, in MiB [default: 16 KiB per cell of the board,
         /// between 16 and 256 MiB].
-        #[arg(long, value_name = "MIB")]
-        memory: Option<usize>,
+        #[arg(long, value_name = "MIB", value_parser = crate::core::cli::parse_megabytes)]
+        memory: Option<u64>,
         /// Seed of the tie-breaks between restarts.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -185,7 +185,7 @@ pub fn run_with(
                 seed,
                 node_budget: nodes,
                 time_budget: Some(Duration::from_secs_f64(time)),
-                memory_budget: memory.map(|mib| mib.saturating_mul(1 << 20)),
+                memory_budget: memory.map(|mib| usize::try_from(mib << 20).unwrap_or(usize::MAX)),
                 ..Options::default()
             };
             let (outcome, counters) = super::decide::solve(size, &signature, &options);

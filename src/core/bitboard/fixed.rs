@@ -1,25 +1,26 @@
 //! A board of a fixed number of rows, one word per row, kept by value (on the stack).
 
-use super::word::row_mask;
-use super::WORD_BITS;
+use super::word::{row_mask, RowWord};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-/// A board of `ROWS` rows and up to 64 columns, one word per row.
+/// A board of `ROWS` rows and up to `W::BITS` columns, one word `W` per row (`u64` by default).
 ///
-/// `Not` flips all 64 columns of every row; intersect with [`Bitboard::full`] to stay on the board.
+/// `Not` flips every column of the word in every row; intersect with [`Bitboard::full`] to stay on the board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Bitboard<const ROWS: usize> {
-    pub rows: [u64; ROWS],
+pub struct Bitboard<const ROWS: usize, W: RowWord = u64> {
+    pub rows: [W; ROWS],
 }
 
-impl<const ROWS: usize> Default for Bitboard<ROWS> {
+impl<const ROWS: usize, W: RowWord> Default for Bitboard<ROWS, W> {
     fn default() -> Self {
         Self::EMPTY
     }
 }
 
-impl<const ROWS: usize> Bitboard<ROWS> {
-    pub const EMPTY: Self = Self { rows: [0; ROWS] };
+impl<const ROWS: usize, W: RowWord> Bitboard<ROWS, W> {
+    pub const EMPTY: Self = Self {
+        rows: [W::EMPTY; ROWS],
+    };
 
     /// Rows `0..rows` filled over columns `0..width`. Panics if `rows > ROWS` or `width > 64`.
     pub fn full(rows: usize, width: usize) -> Self {
@@ -28,37 +29,33 @@ impl<const ROWS: usize> Bitboard<ROWS> {
             "Bitboard::full: {rows} rows on a {ROWS}-row board"
         );
         let mut board = Self::EMPTY;
-        board.rows[..rows].fill(row_mask::<u64>(width));
+        board.rows[..rows].fill(row_mask::<W>(width));
         board
     }
 
     #[inline]
     pub fn get(&self, row: usize, column: usize) -> bool {
-        debug_assert!(column < WORD_BITS);
-        self.rows[row] >> column & 1 != 0
+        self.rows[row] & W::bit(column) != W::EMPTY
     }
 
     #[inline]
     pub fn set(&mut self, row: usize, column: usize) {
-        debug_assert!(column < WORD_BITS);
-        self.rows[row] |= 1 << column;
+        self.rows[row] = self.rows[row] | W::bit(column);
     }
 
     #[inline]
     pub fn clear(&mut self, row: usize, column: usize) {
-        debug_assert!(column < WORD_BITS);
-        self.rows[row] &= !(1 << column);
+        self.rows[row] = self.rows[row] & !W::bit(column);
     }
 
     #[inline]
     pub fn toggle(&mut self, row: usize, column: usize) {
-        debug_assert!(column < WORD_BITS);
-        self.rows[row] ^= 1 << column;
+        self.rows[row] = self.rows[row] ^ W::bit(column);
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.rows.iter().all(|&word| word == 0)
+        self.rows.iter().all(|&word| word == W::EMPTY)
     }
 
     /// Number of set cells.
@@ -75,16 +72,16 @@ impl<const ROWS: usize> Bitboard<ROWS> {
     pub fn first_set(&self) -> Option<(usize, usize)> {
         self.rows
             .iter()
-            .position(|&word| word != 0)
+            .position(|&word| word != W::EMPTY)
             .map(|row| (row, self.rows[row].trailing_zeros() as usize))
     }
 
     /// Set cells in row-major order.
-    pub fn iter(&self) -> BitboardIter<'_> {
+    pub fn iter(&self) -> BitboardIter<'_, W> {
         BitboardIter {
             rows: &self.rows,
             row: 0,
-            remaining_in_row: self.rows.first().copied().unwrap_or(0),
+            remaining_in_row: self.rows.first().copied().unwrap_or(W::EMPTY),
         }
     }
 
@@ -98,19 +95,25 @@ impl<const ROWS: usize> Bitboard<ROWS> {
 
     #[inline]
     pub fn intersects(&self, other: &Self) -> bool {
-        self.rows.iter().zip(&other.rows).any(|(a, b)| a & b != 0)
+        self.rows
+            .iter()
+            .zip(&other.rows)
+            .any(|(&a, &b)| a & b != W::EMPTY)
     }
 
     /// True if every cell set in `self` is set in `other`.
     #[inline]
     pub fn is_subset(&self, other: &Self) -> bool {
-        self.rows.iter().zip(&other.rows).all(|(a, b)| a & !b == 0)
+        self.rows
+            .iter()
+            .zip(&other.rows)
+            .all(|(&a, &b)| a & !b == W::EMPTY)
     }
 
     /// Moves every cell `shift` columns toward higher column indices; cells past column 63 vanish.
     #[inline]
     pub fn shift_left(&self, shift: usize) -> Self {
-        if shift >= WORD_BITS {
+        if shift >= W::BITS {
             return Self::EMPTY;
         }
         Self {
@@ -121,7 +124,7 @@ impl<const ROWS: usize> Bitboard<ROWS> {
     /// Moves every cell `shift` columns toward lower column indices; cells past column 0 vanish.
     #[inline]
     pub fn shift_right(&self, shift: usize) -> Self {
-        if shift >= WORD_BITS {
+        if shift >= W::BITS {
             return Self::EMPTY;
         }
         Self {
@@ -152,39 +155,39 @@ impl<const ROWS: usize> Bitboard<ROWS> {
 
 /// Iterator over the set cells of a [`Bitboard`], row-major.
 #[derive(Clone, Debug)]
-pub struct BitboardIter<'a> {
-    rows: &'a [u64],
+pub struct BitboardIter<'a, W: RowWord = u64> {
+    rows: &'a [W],
     row: usize,
-    remaining_in_row: u64,
+    remaining_in_row: W,
 }
 
-impl Iterator for BitboardIter<'_> {
+impl<W: RowWord> Iterator for BitboardIter<'_, W> {
     type Item = (usize, usize);
 
     #[inline]
     fn next(&mut self) -> Option<(usize, usize)> {
-        while self.remaining_in_row == 0 {
+        while self.remaining_in_row == W::EMPTY {
             self.row += 1;
             self.remaining_in_row = *self.rows.get(self.row)?;
         }
         let column = self.remaining_in_row.trailing_zeros() as usize;
-        self.remaining_in_row &= self.remaining_in_row - 1;
+        self.remaining_in_row = self.remaining_in_row.without_lowest();
         Some((self.row, column))
     }
 }
 
-impl<'a, const ROWS: usize> IntoIterator for &'a Bitboard<ROWS> {
+impl<'a, const ROWS: usize, W: RowWord> IntoIterator for &'a Bitboard<ROWS, W> {
     type Item = (usize, usize);
-    type IntoIter = BitboardIter<'a>;
+    type IntoIter = BitboardIter<'a, W>;
 
-    fn into_iter(self) -> BitboardIter<'a> {
+    fn into_iter(self) -> BitboardIter<'a, W> {
         self.iter()
     }
 }
 
 macro_rules! rowwise_binary_op {
     ($op_trait:ident, $op_fn:ident, $assign_trait:ident, $assign_fn:ident, $op:tt) => {
-        impl<const ROWS: usize> $op_trait for Bitboard<ROWS> {
+        impl<const ROWS: usize, W: RowWord> $op_trait for Bitboard<ROWS, W> {
             type Output = Self;
 
             #[inline]
@@ -195,7 +198,7 @@ macro_rules! rowwise_binary_op {
             }
         }
 
-        impl<const ROWS: usize> $assign_trait for Bitboard<ROWS> {
+        impl<const ROWS: usize, W: RowWord> $assign_trait for Bitboard<ROWS, W> {
             #[inline]
             fn $assign_fn(&mut self, other: Self) {
                 for (word, other_word) in self.rows.iter_mut().zip(other.rows) {
@@ -210,7 +213,7 @@ rowwise_binary_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
 rowwise_binary_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
 rowwise_binary_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
 
-impl<const ROWS: usize> Not for Bitboard<ROWS> {
+impl<const ROWS: usize, W: RowWord> Not for Bitboard<ROWS, W> {
     type Output = Self;
 
     #[inline]
@@ -231,11 +234,11 @@ mod tests {
     type Board = Bitboard<ROWS>;
 
     impl Model {
-        fn of_board(board: &Board) -> Model {
-            let mut model = Model::empty(ROWS, 64);
+        fn of_board<W: RowWord>(board: &Bitboard<ROWS, W>) -> Model {
+            let mut model = Model::empty(ROWS, W::BITS);
             for row in 0..ROWS {
-                for column in 0..64 {
-                    model.cells[row][column] = board.rows[row] >> column & 1 == 1;
+                for column in 0..W::BITS {
+                    model.cells[row][column] = board.rows[row] >> column & W::bit(0) != W::EMPTY;
                 }
             }
             model
@@ -254,7 +257,7 @@ mod tests {
         board
     }
 
-    fn check_queries(board: &Board, model: &Model) {
+    fn check_queries<W: RowWord>(board: &Bitboard<ROWS, W>, model: &Model) {
         assert_eq!(Model::of_board(board), *model);
         let cells = model.set_cells();
         assert_eq!(board.count(), cells.len());
@@ -290,15 +293,20 @@ mod tests {
 
     #[test]
     fn random_edits_match_the_model() {
+        random_edits_match_the_model_in::<u64>();
+        random_edits_match_the_model_in::<u128>();
+    }
+
+    fn random_edits_match_the_model_in<W: RowWord>() {
         let mut rng = Rng::new(2024);
-        let mut board = Board::EMPTY;
-        let mut model = Model::empty(ROWS, 64);
+        let mut board = Bitboard::<ROWS, W>::EMPTY;
+        let mut model = Model::empty(ROWS, W::BITS);
         for step in 0..5000 {
             let row = rng.below(ROWS as u64) as usize;
             let column = if rng.chance(0.2) {
-                [0, 63][rng.below(2) as usize]
+                [0, W::BITS - 1][rng.below(2) as usize]
             } else {
-                rng.below(64) as usize
+                rng.below(W::BITS as u64) as usize
             };
             assert_eq!(board.get(row, column), model.cells[row][column]);
             match rng.below(3) {

@@ -1,14 +1,16 @@
-//! Bit-per-cell boards for grid games: `Bitboard` keeps a fixed number of rows by value, one
-//! word per row; `BitGrid` keeps any width on the heap. Cells are `(row, column)`; bit c is column c.
+//! Bit-per-cell boards for grid games, one word type `W` (u64 or u128) per row: `Bitboard` (fixed
+//! rows, by value), `RowBoard` (run-time rows: falling blocks), `BitGrid` (any width, on the heap).
 
 mod fixed;
 mod grid;
 #[cfg(test)]
 mod model;
+mod rows;
 mod word;
 
 pub use fixed::{Bitboard, BitboardIter};
 pub use grid::{BitGrid, BitGridIter};
+pub use rows::RowBoard;
 pub use word::{row_mask, RowWord};
 
 const WORD_BITS: usize = 64;

@@ -1,16 +1,36 @@
 //! The machine word that holds one board row, and the mask of a row's columns.
 
-use std::ops::{BitAnd, BitOr, Not};
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
 /// A machine word that holds one board row, bit c for column c: `u64` for boards up to 64
 /// columns (tetromino, bananagrams), `u128` up to 128 (icfp2015's widest, 100).
 pub trait RowWord:
-    Copy + Eq + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Output = Self>
+    Copy
+    + Eq
+    + Hash
+    + Debug
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<usize, Output = Self>
+    + Shr<usize, Output = Self>
 {
     const BITS: usize;
     const EMPTY: Self;
     /// The bits of columns `0..width` set; `width` may be 0 to `BITS`.
     fn row_mask(width: usize) -> Self;
+    /// Column `column`'s bit alone.
+    fn bit(column: usize) -> Self;
+    fn count_ones(self) -> u32;
+    fn trailing_zeros(self) -> u32;
+    /// The word without its lowest set bit.
+    fn without_lowest(self) -> Self;
+    /// Columns 0..64 as a `u64`: a board no wider than 64 columns can test its rows with
+    /// 64-bit operations, which are cheaper than 128-bit ones.
+    fn low_u64(self) -> u64;
 }
 
 macro_rules! row_word {
@@ -30,6 +50,27 @@ macro_rules! row_word {
                 } else {
                     (1 << width) - 1
                 }
+            }
+            #[inline]
+            fn bit(column: usize) -> Self {
+                debug_assert!(column < <Self as RowWord>::BITS);
+                1 << column
+            }
+            #[inline]
+            fn count_ones(self) -> u32 {
+                <$word>::count_ones(self)
+            }
+            #[inline]
+            fn trailing_zeros(self) -> u32 {
+                <$word>::trailing_zeros(self)
+            }
+            #[inline]
+            fn without_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+            #[inline]
+            fn low_u64(self) -> u64 {
+                self as u64
             }
         }
     };

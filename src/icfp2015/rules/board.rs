@@ -1,17 +1,15 @@
-//! The board: one `u128` per row (bit x = column x, width <= 128), with the fit test, locking
-//! and the removal of full rows done on whole rows.
+//! The board: hex cells over the core's falling-block rows (`RowBoard<u128>`: one `u128` per
+//! row, bit x = column x, width <= 128), with a unit's fit test and locking done on whole rows.
 
 use super::hex::Cell;
 use super::unit::{Pos, Shape, Unit};
-use crate::core::bitboard::row_mask;
+use crate::core::bitboard::RowBoard;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     width: i32,
     height: i32,
-    /// The bits of columns `0..width`.
-    full: u128,
-    rows: Vec<u128>,
+    rows: RowBoard<u128>,
 }
 
 impl Board {
@@ -21,8 +19,7 @@ impl Board {
         Board {
             width: width as i32,
             height: height as i32,
-            full: row_mask::<u128>(width),
-            rows: vec![0; height],
+            rows: RowBoard::new(width, height),
         }
     }
 
@@ -36,7 +33,7 @@ impl Board {
 
     /// The occupied columns of each row, top row first.
     pub fn rows(&self) -> &[u128] {
-        &self.rows
+        self.rows.rows()
     }
 
     pub fn is_on_board(&self, cell: Cell) -> bool {
@@ -45,18 +42,18 @@ impl Board {
 
     /// Whether `cell` is filled; cells off the board are not.
     pub fn get(&self, cell: Cell) -> bool {
-        self.is_on_board(cell) && self.rows[cell.y as usize] >> cell.x & 1 != 0
+        self.is_on_board(cell) && self.rows.get(cell.y as usize, cell.x as usize)
     }
 
     /// Fills `cell`, which must be on the board.
     pub fn set(&mut self, cell: Cell) {
         assert!(self.is_on_board(cell), "cell {cell:?} is off the board");
-        self.rows[cell.y as usize] |= 1 << cell.x;
+        self.rows.set(cell.y as usize, cell.x as usize);
     }
 
     /// Number of filled cells.
     pub fn count(&self) -> usize {
-        self.rows.iter().map(|r| r.count_ones() as usize).sum()
+        self.rows.count()
     }
 
     /// Whether `unit` fits at `pos`: every member on the board and on an empty cell.
@@ -74,17 +71,7 @@ impl Board {
         {
             return false;
         }
-        let rows = &self.rows[top as usize..top as usize + shape.rows.len()];
-        if self.width <= 64 {
-            // Every mask and row fits in the low word: 64-bit shifts are much cheaper.
-            rows.iter()
-                .zip(&shape.rows)
-                .all(|(&row, &mask)| row as u64 & (mask as u64) << left == 0)
-        } else {
-            rows.iter()
-                .zip(&shape.rows)
-                .all(|(&row, &mask)| row & (mask << left) == 0)
-        }
+        self.rows.fits(top as usize, left as usize, &shape.rows)
     }
 
     /// Fills the cells of `shape` at `(x, y)` (which must fit), removes every full row and
@@ -92,31 +79,9 @@ impl Board {
     #[inline]
     pub fn lock(&mut self, shape: &Shape, x: i32, y: i32) -> u32 {
         debug_assert!(self.fits(shape, x, y));
-        let left = x + shape.dx_min;
+        let left = (x + shape.dx_min) as usize;
         let top = (y + shape.dy_min) as usize;
-        let bottom = top + shape.rows.len();
-        let mut cleared = 0;
-        for (row, &mask) in self.rows[top..bottom].iter_mut().zip(&shape.rows) {
-            *row |= mask << left;
-            cleared += u32::from(*row == self.full);
-        }
-        if cleared > 0 {
-            self.remove_full_rows(bottom);
-        }
-        cleared
-    }
-
-    /// Removes the full rows among rows `0..end`; the rows above them drop.
-    fn remove_full_rows(&mut self, end: usize) {
-        let mut write = end;
-        for read in (0..end).rev() {
-            let row = self.rows[read];
-            if row != self.full {
-                write -= 1;
-                self.rows[write] = row;
-            }
-        }
-        self.rows[..write].fill(0);
+        self.rows.place(top, left, &shape.rows)
     }
 }
 

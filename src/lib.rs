@@ -2,6 +2,7 @@
 //! The library holds every solver; the `podium` binary is a thin CLI over it.
 
 pub mod bananagrams;
+pub mod bench;
 pub mod bundle;
 pub mod cephalopod;
 pub mod compare;

@@ -1,10 +1,10 @@
 //! The `podium` command line: one subcommand per problem, plus `bench`, `bundle` and `verify`.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
+use podium::bench::{BenchArgs, Section};
+use podium::cephalopod;
 use podium::cephalopod::cli::KernelArg;
-use podium::cephalopod::{self, KernelChoice};
-use podium::core::cli::{finish, CliError, EXIT_INVALID};
-use std::io::Write;
+use podium::core::cli::{finish, CliError};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -49,7 +49,7 @@ enum Command {
     Bench {
         /// Only these problems (repeatable; default: all).
         #[arg(long, value_enum)]
-        problem: Vec<BenchProblem>,
+        problem: Vec<Section>,
         /// Cephalopod: only cases whose id contains this text.
         #[arg(long)]
         filter: Option<String>,
@@ -70,6 +70,9 @@ enum Command {
         /// tables (bananagrams: its hands; the games bench has no records yet).
         #[arg(long)]
         json: bool,
+        /// No progress bar on stderr (it shows only when stdout is not a terminal).
+        #[arg(long)]
+        quiet: bool,
     },
     /// Compare two runs' JSON lines (`bench --json`) case by case: differences, ratios, and a
     /// verdict; with --fail-if-worse, exit 1 when a problem got worse by more than PCT percent.
@@ -117,15 +120,6 @@ enum VerifyCommand {
     },
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum BenchProblem {
-    Cephalopod,
-    Icfp2015,
-    Tetromino,
-    Slider,
-    Bananagrams,
-}
-
 fn main() -> ExitCode {
     let cli = match podium::core::cli::parse_args::<Cli>("podium") {
         Ok(cli) => cli,
@@ -141,14 +135,17 @@ fn main() -> ExitCode {
             runs,
             kernel,
             json,
-        } => run_benches(
-            &problem,
-            filter.as_deref(),
-            [icfp_seconds, slider_seconds],
-            runs as usize,
-            kernel.into(),
+            quiet,
+        } => podium::bench::run(&BenchArgs {
+            sections: &problem,
+            filter: filter.as_deref(),
+            icfp_time: Duration::from_secs_f64(icfp_seconds),
+            slider_seconds,
+            runs: runs as usize,
+            kernel: kernel.into(),
             json,
-        ),
+            quiet,
+        }),
         Command::Compare {
             a,
             b,
@@ -186,125 +183,4 @@ fn main() -> ExitCode {
         }),
     };
     finish("podium", result)
-}
-
-/// The main job: every solver on its bundled data.
-fn run_benches(
-    problems: &[BenchProblem],
-    filter: Option<&str>,
-    [icfp_seconds, slider_seconds]: [f64; 2],
-    runs: usize,
-    kernel: KernelChoice,
-    json: bool,
-) -> Result<(), CliError> {
-    let mut out = std::io::stdout();
-    let wanted = |p: BenchProblem| problems.is_empty() || problems.contains(&p);
-    if json {
-        let mut stdout = std::io::stdout();
-        let mut report = podium::core::report::Report::json(&mut stdout);
-        if wanted(BenchProblem::Cephalopod) {
-            cephalopod::cli::bench(filter, runs, kernel, &mut report)?;
-        }
-        if wanted(BenchProblem::Icfp2015) {
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let budget = Duration::from_secs_f64(icfp_seconds);
-            podium::icfp2015::play::bench(budget, cores, &[], &mut std::io::sink(), &mut report)?;
-        }
-        if wanted(BenchProblem::Tetromino)
-            && !podium::tetromino::cli::bench_server_signatures(&mut report)?
-        {
-            return Err(CliError::new(
-                EXIT_INVALID,
-                "tetromino: a signature was not decided right",
-            ));
-        }
-        if wanted(BenchProblem::Slider) {
-            let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-            podium::slider::cli::run(podium::slider::cli::SliderCommand::Bench {
-                time: slider_seconds,
-                jobs,
-                seeds: Vec::new(),
-                json: true,
-                quiet: false,
-            })?;
-        }
-        if wanted(BenchProblem::Bananagrams) {
-            let lexicon = podium::bananagrams::dict::Lexicon::enable();
-            podium::bananagrams::cli::hands(&lexicon, 1000, 21, 1, 1.0, false, &mut report)?;
-        }
-        return Ok(());
-    }
-    let mut result = Ok(());
-    if wanted(BenchProblem::Cephalopod) {
-        result = cephalopod::cli::bench(
-            filter,
-            runs,
-            kernel,
-            &mut podium::core::report::Report::none(),
-        );
-    }
-    if wanted(BenchProblem::Icfp2015) {
-        writeln!(out)?;
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let budget = Duration::from_secs_f64(icfp_seconds);
-        podium::icfp2015::play::bench(
-            budget,
-            cores,
-            &[],
-            &mut out,
-            &mut podium::core::report::Report::none(),
-        )?;
-    }
-    if wanted(BenchProblem::Tetromino) {
-        writeln!(out)?;
-        if !podium::tetromino::cli::bench_server_signatures(
-            &mut podium::core::report::Report::none(),
-        )? {
-            result = Err(CliError::new(
-                EXIT_INVALID,
-                "tetromino: a server signature failed",
-            ));
-        }
-    }
-    if wanted(BenchProblem::Slider) {
-        writeln!(out)?;
-        let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let bench = podium::slider::cli::SliderCommand::Bench {
-            time: slider_seconds,
-            jobs,
-            seeds: Vec::new(),
-            json: false,
-            quiet: false,
-        };
-        podium::slider::cli::run(bench)?;
-    }
-    if wanted(BenchProblem::Bananagrams) {
-        writeln!(out)?;
-        let lexicon = podium::bananagrams::dict::Lexicon::enable();
-        writeln!(out, "bananagrams: random hands through the hand solver")?;
-        write!(
-            out,
-            "{}",
-            podium::bananagrams::cli::hands(
-                &lexicon,
-                1000,
-                21,
-                1,
-                1.0,
-                false,
-                &mut podium::core::report::Report::none()
-            )?
-        )?;
-        writeln!(out)?;
-        let games = podium::bananagrams::games_bench::GamesArgs {
-            games: 1000,
-            players: vec!["Podium".into(), "TwoLetterStranding".into()],
-            seed: 1,
-            threaded: false,
-            dict: None,
-            quiet: true,
-        };
-        write!(out, "{}", podium::bananagrams::games_bench::bench(&games)?)?;
-    }
-    result
 }

@@ -8,6 +8,7 @@ use super::solver::{solve_with_stats, Verdict};
 use super::svg;
 use super::validate::validate;
 use crate::core::budget::Budget;
+use crate::core::progress::Progress;
 use crate::core::report::{Record, Report};
 use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
@@ -63,6 +64,9 @@ pub enum BananagramsCommand {
         /// summary.
         #[arg(long)]
         json: bool,
+        /// No progress bar on stderr (shown only when stderr is a terminal).
+        #[arg(long)]
+        quiet: bool,
     },
     /// Every word buildable from LETTERS, optionally through one board letter.
     Anagrams {
@@ -201,6 +205,7 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
             dict,
             verbose,
             json,
+            quiet,
         } => {
             if count == 0 {
                 return Err(CliError::input(
@@ -213,20 +218,19 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
                 )));
             }
             let lexicon = dict.load()?;
-            if json {
-                let mut report = Report::json(&mut out);
-                hands(&lexicon, count, tiles, seed, budget, verbose, &mut report)?;
-                return Ok(());
-            }
-            let summary = hands(
-                &lexicon,
+            let run = HandsRun {
                 count,
                 tiles,
                 seed,
                 budget,
                 verbose,
-                &mut Report::none(),
-            )?;
+                quiet,
+            };
+            if json {
+                hands(&lexicon, &run, &mut Report::json(&mut out))?;
+                return Ok(());
+            }
+            let summary = hands(&lexicon, &run, &mut Report::none())?;
             write!(out, "{summary}")?;
             Ok(())
         }
@@ -306,15 +310,40 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
 
 /// The `hands` report: outcome counts, the share decided within 100 ms and 1 s, and time per
 /// hand (median, mean, p99), over `count` seeded random hands.
-pub fn hands(
-    lexicon: &Lexicon,
-    count: usize,
-    tiles: usize,
-    seed: u64,
-    budget: f64,
-    verbose: bool,
-    report: &mut Report,
-) -> std::io::Result<String> {
+/// A run of random hands: how many, their size, the first draw's seed, seconds per hand, and
+/// what is shown on stderr (every hand, or a progress bar unless quiet).
+pub struct HandsRun {
+    pub count: usize,
+    pub tiles: usize,
+    pub seed: u64,
+    pub budget: f64,
+    pub verbose: bool,
+    pub quiet: bool,
+}
+
+impl HandsRun {
+    /// The bench's run: 1,000 hands of 21 tiles from seed 1, a second each.
+    pub fn bench(quiet: bool) -> HandsRun {
+        HandsRun {
+            count: 1000,
+            tiles: 21,
+            seed: 1,
+            budget: 1.0,
+            verbose: false,
+            quiet,
+        }
+    }
+}
+
+pub fn hands(lexicon: &Lexicon, run: &HandsRun, report: &mut Report) -> std::io::Result<String> {
+    let HandsRun {
+        count,
+        tiles,
+        seed,
+        budget,
+        verbose,
+        quiet,
+    } = *run;
     if count == 0 {
         return Ok("0 hands\n".to_string());
     }
@@ -323,6 +352,7 @@ pub fn hands(
     let (mut solved, mut impossible, mut gave_up) = (0, 0, 0);
     let mut times = Vec::with_capacity(count);
     let mut decided_within = [0usize; 2];
+    let mut progress = Progress::new("bananagrams hands", count, quiet || verbose);
     for k in 0..count {
         let mut shuffled = bunch.clone();
         rng.shuffle(&mut shuffled);
@@ -376,7 +406,9 @@ pub fn hands(
             ..Record::default()
         })?;
         times.push(elapsed);
+        progress.advance(&format!("{solved} solved, {impossible} impossible"));
     }
+    progress.finish();
     times.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];

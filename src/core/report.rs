@@ -152,7 +152,7 @@ impl<'w> Report<'w> {
     }
 
     /// Records dropped: the command prints its table only.
-    pub fn none() -> Report<'static> {
+    pub fn none() -> Report<'w> {
         Report {
             out: None,
             machine: None,

@@ -106,6 +106,7 @@ enum VerifyCommand {
     Bananagrams {
         /// The grid file.
         grid: PathBuf,
+        /// The hand the grid must use exactly.
         letters: String,
         #[command(flatten)]
         dict: podium::bananagrams::cli::DictArg,

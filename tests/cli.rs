@@ -1,5 +1,5 @@
 //! The `podium` binary as a user drives it: answers on files and stdin, one-line errors with
-//! exit code 2 on bad input, `--stats`, `bench` and `verify`.
+//! exit code 2 on bad input, `--stats`, `bench`, `verify`, and help text on every argument.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -125,4 +125,74 @@ fn verify_recomputes_by_the_rules() {
     let out = podium(&["verify", "cephalopod", "--answer", "322444321"], CG01);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("the rules give 322444322"));
+}
+
+/// The subcommands reached by walking `--help`'s "Commands:" lists from the top.
+fn every_subcommand() -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let mut pending = vec![Vec::<String>::new()];
+    while let Some(path) = pending.pop() {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = text(&podium(&args, b"").stdout);
+        let mut in_commands = false;
+        for line in help.lines() {
+            if line.ends_with(':') && !line.starts_with(' ') {
+                in_commands = line == "Commands:";
+                continue;
+            }
+            let name = line.split_whitespace().next().unwrap_or("");
+            if in_commands && line.starts_with("  ") && !name.is_empty() && name != "help" {
+                let mut child = path.clone();
+                child.push(name.to_string());
+                pending.push(child);
+            }
+        }
+        found.push(path);
+    }
+    found
+}
+
+/// The convention: every argument says what it is (with its default), and every command
+/// answers --version.
+#[test]
+fn every_argument_has_help_text_and_every_command_a_version() {
+    let commands = every_subcommand();
+    assert!(commands.len() > 20, "{commands:?}");
+    for path in commands {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = text(&podium(&args, b"").stdout);
+        let mut in_arguments = false;
+        for line in help.lines() {
+            if line.ends_with(':') && !line.starts_with(' ') {
+                in_arguments = line == "Arguments:" || line == "Options:";
+                continue;
+            }
+            // An argument's line is `  NAME  help`; a wrapped help line starts further in.
+            let Some(rest) = line.strip_prefix("  ") else {
+                continue;
+            };
+            if !in_arguments || rest.starts_with(' ') || rest.is_empty() {
+                continue;
+            }
+            let described = rest
+                .split_once("  ")
+                .map(|(_, help)| help.trim())
+                .is_some_and(|help| !help.is_empty() && !help.starts_with("[default"));
+            assert!(
+                described,
+                "`podium {}`: {line:?} has no help text",
+                path.join(" ")
+            );
+        }
+        args.pop();
+        args.push("--version");
+        let out = podium(&args, b"");
+        assert!(
+            out.status.success() && text(&out.stdout).starts_with("podium"),
+            "`podium {} --version`",
+            path.join(" ")
+        );
+    }
 }

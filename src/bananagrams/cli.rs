@@ -22,6 +22,7 @@ pub use crate::core::cli::CliError;
 pub enum BananagramsCommand {
     /// Build a valid grid from all of LETTERS, prove that none exists, or give up at the budget.
     Solve {
+        /// The hand: letters A-Z (any case), every one to be used.
         letters: String,
         /// Seconds before giving up (exit 4).
         #[arg(long = "time", alias = "budget", value_name = "SECONDS", default_value_t = 10.0,
@@ -70,6 +71,7 @@ pub enum BananagramsCommand {
     },
     /// Every word buildable from LETTERS, optionally through one board letter.
     Anagrams {
+        /// The letters available (A-Z, any case).
         letters: String,
         /// A board letter the word must use.
         #[arg(long, value_name = "LETTER")]
@@ -84,6 +86,7 @@ pub enum BananagramsCommand {
     Check {
         /// The grid file.
         grid: PathBuf,
+        /// The hand the grid must use exactly.
         letters: String,
         #[command(flatten)]
         dict: DictArg,

@@ -28,6 +28,7 @@ pub enum SliderCommand {
     },
     /// Solve an instance (stdin when INPUT is absent) and print the official output.
     Solve {
+        /// Instance (official stdin format); stdin when absent.
         input: Option<PathBuf>,
         /// Seconds to search; the answer is printed within this.
         #[arg(long, value_name = "SECONDS", default_value_t = 9.5, allow_negative_numbers = true,
@@ -46,6 +47,7 @@ pub enum SliderCommand {
     },
     /// Write the instance of a seed (data/slider/GENERATOR.md; seeds 1..40 are the benchmark).
     Gen {
+        /// The instance's seed (the generator's own numbering).
         #[arg(long)]
         seed: u64,
         /// Output file; stdout when absent.
@@ -54,7 +56,9 @@ pub enum SliderCommand {
     },
     /// Replay an output: the board after STEP turns in the terminal (ANSI colours) or as an SVG.
     Show {
+        /// Instance (official stdin format).
         input: PathBuf,
+        /// Output to replay (T, then T lines `r c M|S U|D|L|R`).
         output: PathBuf,
         /// Turns to play (default: all).
         #[arg(long)]

@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
-# usage: perf/stat.sh [--runs N] [--no-callgrind] ID|cg|gen [ID|cg|gen...]
+# usage: perf/stat.sh [--runs N] [--no-callgrind] ID|GROUP [ID|GROUP...]
 set -euo pipefail
 
 usage() {
     cat <<'EOF'
-usage: perf/stat.sh [--runs N] [--no-callgrind] ID|cg|gen [ID|cg|gen...]
+usage: perf/stat.sh [--runs N] [--no-callgrind] ID|GROUP [ID|GROUP...]
 
-For each cephalopod case: runs target/release/podium on it and checks the answer, prints
+For each case of any problem: runs target/release/podium on it and checks the answer, prints
 `perf stat` counters (software events; hardware ones too where the machine has them), then a
 table of answer check, exact instruction count (valgrind callgrind), peak RSS and median wall
-time of N runs (default 5; hyperfine if installed). `cg` = cg01..cg12, `gen` = every case in
-data/cephalopod/generated.tsv; groups also get a total row.
+time of N runs (default 5; hyperfine if installed). Groups get a total row.
+Case ids (perf/cases.lib.sh): cephalopod `cg03` or `gen09_play`; `icfp2015/N` (played for
+$PODIUM_PERF_SECONDS, default 5); `slider/SEED`; `tetromino/N/SIGNATURE`;
+`bananagrams/LETTERS`. Groups: `cg` = cg01..cg12, `gen` = data/cephalopod/generated.tsv,
+`tetromino` = the contest server's signatures.
+The answer column: cephalopod answers are compared with the expected ones; the other solvers
+check their own output before printing it, so a run is `ok` when it exits with a decided code.
 Exit status 1 if any answer is wrong, 2 for bad arguments or an unknown id.
 EOF
 }
 
 cd "$(dirname "$0")/.."
+# shellcheck source=cases.lib.sh
+source perf/cases.lib.sh
 bin=target/release/podium
 runs=5
 callgrind=1
@@ -32,13 +39,11 @@ while (($#)); do
             shift
             ;;
         --no-callgrind) callgrind=0 ;;
-        cg) mapfile -t -O "${#ids[@]}" ids < <(awk -F'\t' '$1 ~ /^cg[0-9]+$/ { print $1 }' data/cephalopod/cases.tsv) ;;
-        gen) mapfile -t -O "${#ids[@]}" ids < <(awk -F'\t' '!/^#/ && NF { print $1 }' data/cephalopod/generated.tsv) ;;
         -*)
             usage >&2
             exit 2
             ;;
-        *) ids+=("$1") ;;
+        *) mapfile -t -O "${#ids[@]}" ids < <(expand_case_ids "$1") ;;
     esac
     shift
 done
@@ -58,7 +63,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 for id in "${ids[@]}"; do
-    perf/case.sh "$id" "$tmp/$id.txt"
+    resolve_case "$id" "$tmp" || exit 2
 done
 
 # --- which tools work here ------------------------------------------------------------------
@@ -101,8 +106,11 @@ fi
 # --- measurements ---------------------------------------------------------------------------
 perf_stat_line() {
     local id=$1 csv
-    csv=$(perf stat -x, -e "$perf_events" -- "$bin" cephalopod "$tmp/$id.txt" 2>&1 >/dev/null) ||
-        { echo "  perf stat $id: failed"; return; }
+    resolve_case "$id" "$tmp"
+    # perf stat exits with the program's status; a proven-impossible case (3) still counts.
+    perf stat -x, -o "$tmp/perf.csv" -e "$perf_events" -- "$bin" "${case_args[@]}" >/dev/null 2>&1 || true
+    csv=$(cat "$tmp/perf.csv" 2>/dev/null)
+    grep -q ',task-clock' <<<"$csv" || { echo "  perf stat $id: failed"; return; }
     # CSV fields: value,unit,event,...
     awk -F, -v id="$id" '
         NF >= 3 && $3 != "" {
@@ -116,8 +124,8 @@ perf_stat_line() {
 
 instructions() {
     local id=$1 log n
-    log=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" cephalopod "$tmp/$id.txt" 2>&1 >/dev/null) ||
-        { echo "-"; return; }
+    resolve_case "$id" "$tmp"
+    log=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "${case_args[@]}" 2>&1 >/dev/null) || true
     n=$(sed -n 's/.*Collected : *\([0-9][0-9]*\).*/\1/p' <<<"$log" | head -1)
     [[ -n $n ]] || n=$(sed -n 's/.*I *refs: *\([0-9,][0-9,]*\).*/\1/p' <<<"$log" | head -1 | tr -d ,)
     echo "${n:--}"
@@ -125,8 +133,9 @@ instructions() {
 
 peak_rss_kib() {
     local id=$1 report
+    resolve_case "$id" "$tmp"
     if [[ -n $gnu_time ]]; then
-        report=$("$gnu_time" -v "$bin" cephalopod "$tmp/$id.txt" 2>&1 >/dev/null) || true
+        report=$("$gnu_time" -v "$bin" "${case_args[@]}" 2>&1 >/dev/null) || true
         sed -n 's/.*Maximum resident set size (kbytes): *\([0-9]*\).*/\1/p' <<<"$report" | head -1
     else
         echo "-"
@@ -134,19 +143,21 @@ peak_rss_kib() {
 }
 
 wall_ms() {
-    local id=$1 i start end
+    local id=$1 i start end key=${1//\//_}
+    resolve_case "$id" "$tmp"
     if ((have_hyperfine)); then
-        if hyperfine -N --style none --warmup 1 --runs "$runs" --export-json "$tmp/$id.json" \
-            -- "$bin cephalopod $tmp/$id.txt" >/dev/null 2>&1; then
+        # -i: a proven-impossible tetromino or bananagrams case exits 3 and is still a run.
+        if hyperfine -N -i --style none --warmup 1 --runs "$runs" --export-json "$tmp/$key.json" \
+            -- "$(printf '%q ' "$bin" "${case_args[@]}")" >/dev/null 2>&1; then
             python3 -c 'import json, sys
-print("%.2f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$tmp/$id.json" &&
+print("%.2f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$tmp/$key.json" &&
                 return
         fi
     fi
     local times=()
     for ((i = 0; i < runs; i++)); do
         start=$(date +%s%N)
-        "$bin" cephalopod "$tmp/$id.txt" >/dev/null 2>&1 || true
+        "$bin" "${case_args[@]}" >/dev/null 2>&1 || true
         end=$(date +%s%N)
         times+=($((end - start)))
     done
@@ -157,20 +168,23 @@ print("%.2f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "
 rows=()
 wrong=0
 for id in "${ids[@]}"; do
-    want=$(perf/case.sh --expected "$id")
-    if got=$("$bin" cephalopod "$tmp/$id.txt" 2>"$tmp/$id.err"); then
-        if [[ $got == "$want" ]]; then
-            ok=ok
-        else
-            got=${got//$'\n'/ }
-            ok="WRONG(${got:0:24}!=$want)"
-            wrong=1
-        fi
-    else
-        rows+=("$id	FAIL(exit $?)	-	-	-")
+    key=${id//\//_}
+    resolve_case "$id" "$tmp"
+    status=0
+    got=$("$bin" "${case_args[@]}" 2>"$tmp/$key.err") || status=$?
+    if [[ " $case_exits " != *" $status "* ]]; then
+        rows+=("$id	FAIL(exit $status)	-	-	-")
         wrong=1
-        sed 's/^/  stderr: /' "$tmp/$id.err" | head -5
+        sed 's/^/  stderr: /' "$tmp/$key.err" | head -5
         continue
+    fi
+    if [[ -z $case_expected || $got == "$case_expected" ]]; then
+        ok=ok
+        ((status == 0)) || ok="ok(exit $status)"
+    else
+        got=${got//$'\n'/ }
+        ok="WRONG(${got:0:24}!=$case_expected)"
+        wrong=1
     fi
     [[ -z $perf_events ]] || perf_stat_line "$id"
     insns=-
@@ -184,7 +198,7 @@ done
     printf '%s\n' "${rows[@]}"
     if ((${#ids[@]} > 1)); then
         printf '%s\n' "${rows[@]}" | awk -F'\t' '
-            { ok += ($2 == "ok"); if ($3 == "-") unknown = 1; else insns += $3
+            { ok += ($2 ~ /^ok/); if ($3 == "-") unknown = 1; else insns += $3
               if ($4 != "-" && $4 + 0 > rss) rss = $4 + 0; wall += $5 }
             END { printf "total(%d)\t%d/%d ok\t%s\tmax %d\t%.2f\n", NR, ok, NR,
                   unknown ? "-" : sprintf("%.0f", insns), rss, wall }'

@@ -9,6 +9,7 @@ use super::solve::{solve, solve_by, Checks};
 use crate::core::progress::Progress;
 use crate::core::report::{Record, Report};
 use crate::core::timer::Deadline;
+use crate::slider::bound::upper_bound;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -253,7 +254,7 @@ fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool, quiet: bool) -> Resu
     )?;
     writeln!(
         out,
-        "seed    ours  arukuka dedentete highjump    best  ours/best"
+        "seed    ours  arukuka dedentete highjump    best  ours/best    bound  ours/bound"
     )?;
     let records = Mutex::new(Vec::new());
     // Beside the table's lines, which a terminal shows anyway, only under --json does it help.
@@ -275,31 +276,38 @@ fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool, quiet: bool) -> Resu
                 let took = started.elapsed();
                 let checked = score(&problem, &output_text(&solved.turns)).map_or(-1, |s| s.score);
                 let peer = peers.iter().find(|p| p.seed == seed).copied();
+                let bound = upper_bound(&problem);
+                let of_bound = checked as f64 / bound.max(1) as f64;
                 let line = match peer {
                     Some(p) => format!(
-                        "{seed:4} {checked:7} {:8} {:9} {:8} {:7}  {:.4}",
+                        "{seed:4} {checked:7} {:8} {:9} {:8} {:7}  {:9.4} {bound:8}  {of_bound:10.4}",
                         p.arukuka,
                         p.dedentete,
                         p.highjump425,
                         p.best,
                         checked as f64 / p.best as f64
                     ),
-                    None => format!("{seed:4} {checked:7}"),
+                    None => format!("{seed:4} {checked:7} {bound:54}  {of_bound:10.4}"),
                 };
                 if json {
                     records.lock().expect("records").push(Record {
                         problem: "slider",
                         case: seed.to_string(),
                         score: Some(checked as f64),
-                        references: peer.map_or_else(Vec::new, |p| {
-                            vec![
-                                ("arukuka", p.arukuka as f64),
-                                ("dedentete", p.dedentete as f64),
-                                ("highjump425", p.highjump425 as f64),
-                                ("best", p.best as f64),
-                            ]
-                        }),
-                        ok: Some(checked >= 0),
+                        references: peer
+                            .map_or_else(Vec::new, |p| {
+                                vec![
+                                    ("arukuka", p.arukuka as f64),
+                                    ("dedentete", p.dedentete as f64),
+                                    ("highjump425", p.highjump425 as f64),
+                                    ("best", p.best as f64),
+                                ]
+                            })
+                            .into_iter()
+                            .chain([("upper_bound", bound as f64)])
+                            .collect(),
+                        // A score above a proven bound would mean a wrong scorer or bound.
+                        ok: Some(checked >= 0 && checked as u64 <= bound),
                         runs: vec![took],
                         ..Record::default()
                     });
@@ -309,7 +317,7 @@ fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool, quiet: bool) -> Resu
                 }
                 let ratio = peer.map(|p| checked as f64 / p.best as f64);
                 let mut results = results.lock().expect("results");
-                results.push((seed, ratio));
+                results.push((seed, ratio, of_bound, checked as u64 > bound));
                 let ratios: Vec<f64> = results.iter().filter_map(|r| r.1).collect();
                 let mean = ratios.iter().sum::<f64>() / ratios.len().max(1) as f64;
                 drop(results);
@@ -344,6 +352,18 @@ fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool, quiet: bool) -> Resu
             "mean ours/best {mean:.4} over {} seeds; at or above best on {at_best}",
             ratios.len()
         )?;
+    }
+    let of_bound = results.iter().map(|r| r.2).sum::<f64>() / results.len().max(1) as f64;
+    writeln!(
+        out,
+        "mean ours/bound {of_bound:.4} (bound: src/slider/bound.rs, each block's own turns \
+         scheduled by Smith's rule)"
+    )?;
+    if let Some(seed) = results.iter().find(|r| r.3).map(|r| r.0) {
+        return Err(CliError::new(
+            crate::core::cli::EXIT_INVALID,
+            format!("slider bench: seed {seed} scored above its proven upper bound"),
+        ));
     }
     Ok(())
 }

@@ -13,6 +13,7 @@
 //   `podium slider gen --seed S` reproduces instances/seed_001..040.txt byte for byte.
 
 pub mod board;
+pub mod bound;
 pub mod cases;
 pub mod cli;
 pub mod gen;

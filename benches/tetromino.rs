@@ -1,7 +1,8 @@
-//! Tetromino solver timings against the targets: the 28 server signatures, random
-//! solvable signatures at N = 100 and 200 (20 each), and classifying all 5005 6x6 multisets.
+//! Tetromino solver timings against the issues' targets: the 28 server signatures, random-tiling
+//! mixes (N = 100 to 2000, 20 seeds each), skewed and impossible mixes, all 5005 6x6 multisets.
 
-use podium::tetromino::generate::{all_multisets, random_solvable};
+use podium::core::rng::Rng;
+use podium::tetromino::generate::{all_multisets, impossible, random_solvable, skewed};
 use podium::tetromino::{solve, verify, Options, Outcome, Signature};
 use std::time::{Duration, Instant};
 
@@ -60,7 +61,13 @@ fn main() {
         summary("server signatures (28, first run)", first, 5.0);
         summary("server signatures (28, best of 5)", best, 5.0);
     }
-    for (size, target) in [(100, 50.0), (200, 1000.0)] {
+    for (size, target) in [
+        (100, 50.0),
+        (200, 1000.0),
+        (500, 1000.0),
+        (1000, 1000.0),
+        (2000, 1000.0),
+    ] {
         if wanted(&format!("random{size}")) {
             let times = (0..20)
                 .map(|seed| {
@@ -70,6 +77,45 @@ fn main() {
                 .collect();
             summary(&format!("random solvable N = {size} (20)"), times, target);
         }
+    }
+    for (size, target) in [(48, 1000.0), (100, 10_000.0), (200, 10_000.0)] {
+        if wanted(&format!("skewed{size}")) {
+            let mut rng = Rng::new(91_000 + size as u64);
+            let times = (0..20)
+                .map(|_| {
+                    let sig = skewed(size, &mut rng).expect("even size");
+                    timed_solve(size, &sig)
+                })
+                .collect();
+            summary(&format!("skewed N = {size} (20)"), times, target);
+        }
+        if wanted(&format!("impossible{size}")) {
+            let mut rng = Rng::new(92_000 + size as u64);
+            let times = (0..20)
+                .map(|_| {
+                    let (sig, _) = impossible(size, &mut rng).expect("even size");
+                    let start = Instant::now();
+                    let (outcome, _) = solve(size, &sig, &Options::default());
+                    assert!(matches!(outcome, Outcome::Unsolvable(_)), "{size} {sig}");
+                    start.elapsed()
+                })
+                .collect();
+            summary(&format!("impossible N = {size} (20)"), times, target);
+        }
+    }
+    if wanted("sz100") {
+        // Skewed mixes where S and Z together are at least a quarter of the pieces (block tilings
+        // reach about 37% at most).
+        let mut rng = Rng::new(93_100);
+        let mut times = Vec::new();
+        while times.len() < 20 {
+            let sig = skewed(100, &mut rng).expect("even size");
+            let sz = u64::from(sig.counts[4] + sig.counts[6]);
+            if sz * 4 >= sig.total() {
+                times.push(timed_solve(100, &sig));
+            }
+        }
+        summary("S/Z-heavy skewed N = 100 (20)", times, 10_000.0);
     }
     if wanted("6x6") {
         let all = all_multisets(9);

@@ -26,6 +26,8 @@ fn solve(size: usize, signature: &str) -> TetrominoCommand {
         memory: None,
         seed: 1,
         stats: false,
+        watch: false,
+        delay: 100,
     }
 }
 
@@ -109,6 +111,8 @@ fn show_and_svg_draw_the_tiling() {
         memory: None,
         seed: 3,
         stats: true,
+        watch: false,
+        delay: 100,
     };
     let (result, out, err) = run(cmd, "");
     assert_eq!(result, Ok(()));

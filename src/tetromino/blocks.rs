@@ -85,6 +85,7 @@ pub fn assemble(
 ) -> Option<Vec<Placement>> {
     let bands = bands(size);
     let mut rng = Rng::new(seed);
+    let mix = nonnegative_mix(library(0), signature.counts);
     for attempt in 0..ASSEMBLY_ATTEMPTS {
         if deadline.expired() {
             return None;
@@ -108,6 +109,17 @@ pub fn assemble(
             .filter(|&(r, c)| r < first_corner || c < first_corner)
             .collect();
         rng.shuffle(&mut blocks);
+        // Even attempts deal the 4x4 blocks from the mix (the signature as a sum of library
+        // entries), odd ones by the proportional rule alone.
+        let mut planned = if attempt % 2 == 0 {
+            let square_blocks = blocks
+                .iter()
+                .filter(|&&(r, c)| bands[r] == 4 && bands[c] == 4)
+                .count();
+            planned_entries(&mix, square_blocks, &mut rng)
+        } else {
+            Vec::new()
+        };
         let mut left = signature.counts;
         let mut pieces_left = signature.total() as f64;
         let mut tiling = Vec::with_capacity(signature.total() as usize);
@@ -115,6 +127,18 @@ pub fn assemble(
         for &(r, c) in &blocks {
             let shape = shape_index(bands[r], bands[c]).expect("blocks are 4 or 6 a side");
             let block_pieces = (bands[r] * bands[c] / 4) as f64;
+            if shape == 0 {
+                if let Some(entry) = planned.pop().map(|e| &library(0)[e]) {
+                    if (0..7).all(|f| entry.counts[f] <= left[f]) {
+                        for (count, used) in left.iter_mut().zip(entry.counts) {
+                            *count -= used;
+                        }
+                        pieces_left -= block_pieces;
+                        tiling.extend(shifted(&entry.tiling, offsets[r], offsets[c]));
+                        continue;
+                    }
+                }
+            }
             let share = block_pieces / pieces_left;
             let best = library(shape)
                 .iter()
@@ -158,6 +182,65 @@ pub fn assemble(
         }
     }
     None
+}
+
+/// Coordinate-descent sweeps of [`nonnegative_mix`]: 24 unknowns and 7 equations converge
+/// far sooner.
+const MIX_SWEEPS: usize = 400;
+
+/// How many of each entry make `target`, as non-negative reals: the least-squares fit of the
+/// entries' count vectors to `target` under `x >= 0`. A signature tiled by blocks of the library
+/// is such a sum exactly, so a deal that follows the mix leaves no figure without partners (the
+/// proportional rule can spend the L's that the Z's need on blocks that did not need them).
+fn nonnegative_mix(entries: &[Entry], target: [u32; 7]) -> Vec<f64> {
+    let vectors: Vec<[f64; 7]> = entries.iter().map(|e| e.counts.map(f64::from)).collect();
+    let mut residual = target.map(f64::from);
+    let mut mix = vec![0.0; entries.len()];
+    for _ in 0..MIX_SWEEPS {
+        for (amount, vector) in mix.iter_mut().zip(&vectors) {
+            let norm: f64 = vector.iter().map(|v| v * v).sum();
+            let along: f64 = vector.iter().zip(&residual).map(|(v, r)| v * r).sum();
+            let next = (*amount + along / norm).max(0.0);
+            let change = next - *amount;
+            if change != 0.0 {
+                for (r, v) in residual.iter_mut().zip(vector) {
+                    *r -= change * v;
+                }
+                *amount = next;
+            }
+        }
+    }
+    mix
+}
+
+/// `blocks` entries of the 4x4 library in the proportions of `mix`, shuffled: each entry's
+/// share rounded down, the rest to the largest remainders (randomly jittered per attempt).
+fn planned_entries(mix: &[f64], blocks: usize, rng: &mut Rng) -> Vec<usize> {
+    let total: f64 = mix.iter().sum();
+    if total <= 0.0 || blocks == 0 {
+        return Vec::new();
+    }
+    let shares: Vec<f64> = mix.iter().map(|m| m * blocks as f64 / total).collect();
+    let mut planned: Vec<usize> = Vec::with_capacity(blocks);
+    for (entry, share) in shares.iter().enumerate() {
+        planned.extend(std::iter::repeat_n(entry, share.floor() as usize));
+    }
+    let mut remainders: Vec<(f64, usize)> = shares
+        .iter()
+        .enumerate()
+        .map(|(entry, share)| (share.fract() + rng.f64() * 0.1, entry))
+        .collect();
+    remainders.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for &(_, entry) in remainders
+        .iter()
+        .cycle()
+        .take(blocks.saturating_sub(planned.len()))
+    {
+        planned.push(entry);
+    }
+    planned.truncate(blocks);
+    rng.shuffle(&mut planned);
+    planned
 }
 
 /// Random jitter added to a deal's squared distance, so attempts differ where choices tie.

@@ -54,6 +54,15 @@ pub enum TetrominoCommand {
         /// Print placements tried, restarts and time on stderr.
         #[arg(long)]
         stats: bool,
+        /// Show the search step by step: full screen when stdin and stdout are terminals (q or
+        /// Ctrl-C stops, exit 4), else a text trace on stderr (every event up to #100, then
+        /// powers of two, stages and the verdict).
+        #[arg(long)]
+        watch: bool,
+        /// Milliseconds the full-screen --watch pauses after each step, 0 to 60000.
+        #[arg(long, value_name = "MS", default_value_t = 100, requires = "watch",
+              value_parser = clap::value_parser!(u64).range(0..=60_000))]
+        delay: u64,
     },
     /// Check a solution (JSON from FILE or stdin) against a size and signature, naming the
     /// first off-board piece, overlap, gap, unknown figure/angle or wrong count (exit 1).
@@ -178,6 +187,8 @@ pub fn run_with(
             memory,
             seed,
             stats,
+            watch,
+            delay,
         } => {
             let size = checked_size(size)?;
             let signature = Signature::parse(&signature).map_err(CliError::input)?;
@@ -188,7 +199,11 @@ pub fn run_with(
                 memory_budget: memory.map(|mib| usize::try_from(mib << 20).unwrap_or(usize::MAX)),
                 ..Options::default()
             };
-            let (outcome, counters) = super::decide::solve(size, &signature, &options);
+            let (outcome, counters) = if watch {
+                solve_watched(size, &signature, &options, delay, !no_color, err)?
+            } else {
+                super::decide::solve(size, &signature, &options)
+            };
             if stats {
                 let _ = writeln!(
                     err,
@@ -333,6 +348,39 @@ pub fn run_with(
             Ok(())
         }
     }
+}
+
+/// Decides with `--watch`: the full-screen view when stdin and stdout are terminals (the final
+/// board on `err` once the terminal is restored), else the text trace on `err`.
+fn solve_watched(
+    size: usize,
+    signature: &Signature,
+    options: &Options,
+    delay_ms: u64,
+    colour: bool,
+    err: &mut dyn Write,
+) -> Result<(Outcome, super::Stats), CliError> {
+    use super::decide::solve_observed;
+    use std::io::IsTerminal;
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        return Ok(solve_observed(
+            size,
+            signature,
+            options,
+            &mut super::trace::TextTrace::new(err),
+        ));
+    }
+    let decided = {
+        let mut view = super::watch::Watch::start(size, Duration::from_millis(delay_ms))
+            .map_err(|e| CliError::output(format!("tetromino --watch: terminal: {e}")))?;
+        solve_observed(size, signature, options, &mut view)
+    };
+    let verdict = super::trace::describe(&super::trace::Event::Done(decided.0.verdict()));
+    if let Outcome::Solved(tiling) = &decided.0 {
+        let _ = write!(err, "{}", show::terminal(size, tiling, colour));
+    }
+    let _ = writeln!(err, "watch: {verdict}");
+    Ok(decided)
 }
 
 /// The contest server's 28 recorded signatures, each solved and verified, then generated skewed

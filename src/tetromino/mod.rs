@@ -14,6 +14,8 @@ pub mod show;
 pub mod signature;
 pub mod solution;
 pub mod solver;
+pub mod trace;
+pub mod watch;
 
 pub use decide::solve;
 pub use figures::Figure;

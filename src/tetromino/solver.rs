@@ -25,6 +25,7 @@ use super::invariants;
 use super::rules;
 use super::signature::Signature;
 use super::solution::Placement;
+use super::trace::{Event, Observer, Pruned, Silent, Verdict};
 use crate::core::budget::{Budget, Exhausted};
 use crate::core::rng::{splitmix64, Rng};
 use crate::core::timer::Deadline;
@@ -45,6 +46,8 @@ pub const DEFAULT_MEMORY_MIN: usize = 16 << 20;
 pub const DEFAULT_MEMORY_MAX: usize = 256 << 20;
 /// The time budget when the caller gives none: every run ends.
 pub const DEFAULT_TIME_BUDGET: Duration = Duration::from_secs(30);
+/// The verdict when the observer stops the search (`q` or Ctrl-C at the watch view).
+pub const STOPPED: &str = "gave up: stopped at the watch view";
 /// The largest board side the solver accepts.
 pub const MAX_SIZE: usize = 2000;
 
@@ -88,6 +91,17 @@ pub enum Outcome {
     Unsolvable(String),
     /// The budget ran out first: the message says which and how far the search got.
     GaveUp(String),
+}
+
+impl Outcome {
+    /// The outcome as the search's observers see it.
+    pub fn verdict(&self) -> Verdict<'_> {
+        match self {
+            Outcome::Solved(tiling) => Verdict::Solved(tiling),
+            Outcome::Unsolvable(reason) => Verdict::Unsolvable(reason),
+            Outcome::GaveUp(message) => Verdict::GaveUp(message),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -137,12 +151,23 @@ pub(super) fn search_from(
     signature: &Signature,
     options: &Options,
 ) -> (Outcome, Stats) {
+    search_observed(start, size, signature, options, &mut Silent)
+}
+
+/// [`search_from`] reporting each step to `observer`.
+pub(super) fn search_observed<O: Observer>(
+    start: Instant,
+    size: usize,
+    signature: &Signature,
+    options: &Options,
+    observer: &mut O,
+) -> (Outcome, Stats) {
     assert!(
         (1..=MAX_SIZE).contains(&size),
         "solver: size {size} outside 1..={MAX_SIZE}"
     );
     let mut engine = Engine::new(size, signature.counts, options);
-    let outcome = engine.run(start);
+    let outcome = engine.run(start, observer);
     engine.stats.elapsed = start.elapsed();
     engine.stats.memo_size = engine.memo.len();
     (outcome, engine.stats)
@@ -162,7 +187,7 @@ pub fn search_rectangle(
             signature.total()
         ));
     }
-    Engine::rectangle(height, width, signature.counts, options).run(Instant::now())
+    Engine::rectangle(height, width, signature.counts, options).run(Instant::now(), &mut Silent)
 }
 
 /// A uniformly random choice at every cell of a `size` x `size` tiling with no count limits
@@ -183,7 +208,7 @@ pub fn random_tiling(size: usize, seed: u64) -> Option<Vec<Placement>> {
     };
     let mut engine = Engine::new(size, [pieces; 7], &options);
     engine.pieces = pieces as usize;
-    match engine.run(Instant::now()) {
+    match engine.run(Instant::now(), &mut Silent) {
         Outcome::Solved(placements) => Some(placements),
         _ => Some(block_tiling(size, seed)),
     }
@@ -209,7 +234,7 @@ fn block_tiling(size: usize, seed: u64) -> Vec<Placement> {
             engine.pieces = 4;
             // Random mode restarts until it tiles (it never proves), and a 4 x 4 square with
             // four of each figure is tiled at once; four O's would do as well.
-            let block = match engine.run(Instant::now()) {
+            let block = match engine.run(Instant::now(), &mut Silent) {
                 Outcome::Solved(block) => block,
                 _ => vec![o_at(0, 0), o_at(2, 0), o_at(0, 2), o_at(2, 2)],
             };
@@ -303,6 +328,8 @@ enum Attempt {
     Exhausted,
     Cut,
     OutOfBudget(Exhausted),
+    /// The observer asked to stop.
+    Stopped,
 }
 
 struct Engine {
@@ -414,12 +441,20 @@ impl Engine {
         }
     }
 
-    fn run(&mut self, start: Instant) -> Outcome {
+    fn run<O: Observer>(&mut self, start: Instant, observer: &mut O) -> Outcome {
         let base = (self.pieces as u64 * 3 / 2).max(1000);
         loop {
             self.stats.attempts += 1;
             let limit = base.saturating_mul(luby(self.stats.attempts));
-            match self.attempt(limit) {
+            if O::ACTIVE
+                && !observer.see(Event::Attempt {
+                    number: self.stats.attempts,
+                    limit,
+                })
+            {
+                return Outcome::GaveUp(STOPPED.to_string());
+            }
+            match self.attempt(limit, observer) {
                 Attempt::Solved(placements) => return Outcome::Solved(placements),
                 Attempt::Exhausted => {
                     return Outcome::Unsolvable(format!(
@@ -429,7 +464,11 @@ impl Engine {
                     ))
                 }
                 Attempt::Cut => {}
+                Attempt::Stopped => return Outcome::GaveUp(STOPPED.to_string()),
                 Attempt::OutOfBudget(which) => {
+                    if O::ACTIVE {
+                        observer.see(Event::Budget(which));
+                    }
                     let spent = match (which, self.budget.deadline()) {
                         (Exhausted::Time, Some(deadline)) => format!(
                             "the time budget of {:.3} s",
@@ -600,7 +639,13 @@ impl Engine {
         super::figures::identify(&cells).is_some_and(|o| self.counts[o.figure.index()] > 0)
     }
 
-    fn attempt(&mut self, limit: u64) -> Attempt {
+    /// The cell `order[cursor]` as (row, column) on the board.
+    fn cell_at(&self, cursor: usize) -> (usize, usize) {
+        let p = self.order[cursor];
+        (p / self.stride - PAD, p % self.stride - PAD)
+    }
+
+    fn attempt<O: Observer>(&mut self, limit: u64, observer: &mut O) -> Attempt {
         self.board.copy_from_slice(&self.empty);
         self.counts = self.initial;
         self.key = 0;
@@ -651,6 +696,15 @@ impl Engine {
                 if nodes > limit {
                     return Attempt::Cut;
                 }
+                if O::ACTIVE
+                    && !observer.see(Event::Try {
+                        cell: self.cell_at(cursor),
+                        placement: self.placement(shape, corner),
+                        depth: depth + 1,
+                    })
+                {
+                    return Attempt::Stopped;
+                }
                 if depth + 1 == self.pieces {
                     let mut placements: Vec<Placement> = stack[1..]
                         .iter()
@@ -661,11 +715,17 @@ impl Engine {
                 }
                 if self.encloses_bad_pocket(shape, corner) {
                     self.unplace(shape, corner);
+                    if O::ACTIVE && !self.report_prune(observer, shape, corner, Pruned::Pocket) {
+                        return Attempt::Stopped;
+                    }
                     continue;
                 }
                 if self.memo.contains(&self.key) {
                     self.stats.memo_hits += 1;
                     self.unplace(shape, corner);
+                    if O::ACTIVE && !self.report_prune(observer, shape, corner, Pruned::Memo) {
+                        return Attempt::Stopped;
+                    }
                     continue;
                 }
                 let next = self.advance(cursor + 1);
@@ -691,8 +751,29 @@ impl Engine {
                     };
                 }
                 self.unplace(done.via_shape as usize, done.via_corner);
+                if O::ACTIVE
+                    && !observer.see(Event::Backtrack {
+                        placement: self.placement(done.via_shape as usize, done.via_corner),
+                        depth: stack.len(),
+                    })
+                {
+                    return Attempt::Stopped;
+                }
             }
         }
+    }
+
+    fn report_prune<O: Observer>(
+        &self,
+        observer: &mut O,
+        shape: usize,
+        corner: usize,
+        why: Pruned,
+    ) -> bool {
+        observer.see(Event::Prune {
+            placement: self.placement(shape, corner),
+            why,
+        })
     }
 
     fn placement(&self, shape: usize, corner: usize) -> Placement {

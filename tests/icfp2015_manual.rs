@@ -289,6 +289,42 @@ fn ctrl_c_leaves_the_terminal_usable() {
 }
 
 #[test]
+fn sigterm_and_sighup_leave_the_terminal_usable() {
+    if !has_tmux() {
+        return;
+    }
+    for signal in ["TERM", "HUP"] {
+        let output = scratch(&format!("signalled-{signal}.json"));
+        let tmux = Tmux::start(&game_command(&output));
+        tmux.wait_for("podium icfp2015 manual");
+        tmux.type_text("ei!");
+        tmux.wait_for("typed: \"ei!\"");
+        // The game's own process only: its command line holds this test's output path.
+        let killed = Process::new("pkill")
+            .args([
+                &format!("-{signal}"),
+                "-f",
+                &format!("manual -f .* -o {}", output.display()),
+            ])
+            .status()
+            .expect("run pkill");
+        assert!(killed.success(), "pkill -{signal} found no game");
+        let screen = tmux.wait_for("STTY-END");
+        assert!(screen.contains("EXIT=130"), "SIG{signal}:\n{screen}");
+        assert!(screen.contains("(interrupted)"), "SIG{signal}:\n{screen}");
+        let settings: Vec<&str> = screen.split_whitespace().collect();
+        for mode in ["icanon", "echo", "isig"] {
+            assert!(
+                settings.contains(&mode),
+                "SIG{signal}: stty shows {mode} off:\n{screen}"
+            );
+        }
+        assert_eq!(tmux.format("#{alternate_on}"), "0");
+        assert_eq!(tmux.format("#{cursor_flag}"), "1");
+    }
+}
+
+#[test]
 fn without_a_terminal_it_says_so_and_exits_2() {
     let out = Process::new(PODIUM)
         .args(["icfp2015", "manual", "-f"])

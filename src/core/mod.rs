@@ -1,5 +1,5 @@
 //! What every solver shares, knowing no particular problem: memory arenas, bitboards, budgets,
-//! RNG, deadlines, CPU features, counters, and the command line's parsers and errors.
+//! RNG, deadlines, CPU features, counters, the command line's parsers and errors, the terminal.
 
 pub mod arena;
 pub mod bitboard;
@@ -13,5 +13,6 @@ pub mod progress;
 pub mod report;
 pub mod rng;
 pub mod stamp;
+pub mod terminal;
 pub mod text;
 pub mod timer;

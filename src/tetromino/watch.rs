@@ -4,56 +4,11 @@
 use super::figures::Figure;
 use super::solution::Placement;
 use super::trace::{describe, Counters, Event, Observer, Pruned, Verdict};
+use crate::core::terminal::{hung_up, FullScreen, SIGNAL_POLL};
 use crossterm::event::{self, Event as KeyInput, KeyCode, KeyModifiers};
-use crossterm::{cursor, execute, queue, style, terminal};
+use crossterm::{cursor, queue, style, terminal};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-
-/// Whether the terminal is in the view's modes, so that restoring it happens once.
-static TERMINAL_TAKEN: AtomicBool = AtomicBool::new(false);
-
-/// Leaves raw mode and the alternate screen and shows the cursor, if the view took them.
-fn restore_terminal() {
-    if TERMINAL_TAKEN.swap(false, Ordering::SeqCst) {
-        let _ = execute!(
-            std::io::stdout(),
-            style::ResetColor,
-            cursor::Show,
-            terminal::LeaveAlternateScreen
-        );
-        let _ = terminal::disable_raw_mode();
-    }
-}
-
-/// The terminal in raw mode on the alternate screen until dropped, even on a panic.
-struct TerminalGuard;
-
-impl TerminalGuard {
-    fn take() -> std::io::Result<TerminalGuard> {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            restore_terminal();
-            previous(info);
-        }));
-        TERMINAL_TAKEN.store(true, Ordering::SeqCst);
-        let guard = TerminalGuard;
-        terminal::enable_raw_mode()?;
-        execute!(
-            std::io::stdout(),
-            terminal::EnterAlternateScreen,
-            cursor::Hide,
-            terminal::Clear(terminal::ClearType::All)
-        )?;
-        Ok(guard)
-    }
-}
-
-impl Drop for TerminalGuard {
-    fn drop(&mut self) {
-        restore_terminal();
-    }
-}
 
 /// The full-screen view: its own copy of the board, updated from the events.
 pub struct Watch {
@@ -67,7 +22,7 @@ pub struct Watch {
     line: String,
     counters: Counters,
     delay: Duration,
-    _guard: TerminalGuard,
+    _screen: FullScreen,
 }
 
 impl Watch {
@@ -82,7 +37,7 @@ impl Watch {
             line: String::new(),
             counters: Counters::default(),
             delay,
-            _guard: TerminalGuard::take()?,
+            _screen: FullScreen::take()?,
         })
     }
 
@@ -159,12 +114,16 @@ impl Watch {
         out.flush()
     }
 
-    /// Waits `delay`, answering keys: false once q, Esc or Ctrl-C is pressed.
+    /// Waits `delay`, answering keys: false once q, Esc or Ctrl-C is pressed, or SIGTERM/SIGHUP
+    /// arrived.
     fn pause(&self) -> bool {
         let mut left = self.delay;
         loop {
+            if hung_up() {
+                return false;
+            }
             let started = std::time::Instant::now();
-            match event::poll(left) {
+            match event::poll(left.min(SIGNAL_POLL)) {
                 Ok(true) => match event::read() {
                     Ok(KeyInput::Key(key))
                         if key.code == KeyCode::Char('q')
@@ -177,7 +136,7 @@ impl Watch {
                     Ok(_) => {}
                     Err(_) => return false,
                 },
-                Ok(false) => return true,
+                Ok(false) => {}
                 Err(_) => return false,
             }
             left = left.saturating_sub(started.elapsed());

@@ -10,14 +10,13 @@ use super::rules::commands::Command;
 use super::rules::game::Setup;
 use super::rules::phrases::PhraseSet;
 use crate::core::cli::CliError;
+use crate::core::terminal::{hung_up, FullScreen, SIGNAL_POLL};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use crossterm::{cursor, execute, queue, style, terminal};
+use crossterm::{cursor, queue, style, terminal};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The exit code after Ctrl-C, as a shell reports a process ended by SIGINT.
-pub const EXIT_INTERRUPTED: u8 = 130;
+pub use crate::core::terminal::EXIT_INTERRUPTED;
 
 /// Where a game of `problem` and `seed` is saved unless `--output` says otherwise.
 pub fn default_output(problem: i64, seed: u32) -> PathBuf {
@@ -67,51 +66,6 @@ pub fn action(key: KeyEvent) -> Option<Action> {
     }
 }
 
-/// Whether the terminal is in the game's modes, so that restoring it happens once.
-static TERMINAL_TAKEN: AtomicBool = AtomicBool::new(false);
-
-/// Leaves raw mode and the alternate screen and shows the cursor, if the game took them.
-fn restore_terminal() {
-    if TERMINAL_TAKEN.swap(false, Ordering::SeqCst) {
-        let _ = execute!(
-            std::io::stdout(),
-            style::ResetColor,
-            cursor::Show,
-            terminal::LeaveAlternateScreen
-        );
-        let _ = terminal::disable_raw_mode();
-    }
-}
-
-/// The terminal in raw mode on the alternate screen until dropped, even on a panic.
-struct TerminalGuard;
-
-impl TerminalGuard {
-    fn take() -> std::io::Result<TerminalGuard> {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            restore_terminal();
-            previous(info);
-        }));
-        TERMINAL_TAKEN.store(true, Ordering::SeqCst);
-        let guard = TerminalGuard;
-        terminal::enable_raw_mode()?;
-        execute!(
-            std::io::stdout(),
-            terminal::EnterAlternateScreen,
-            cursor::Hide,
-            terminal::Clear(terminal::ClearType::All)
-        )?;
-        Ok(guard)
-    }
-}
-
-impl Drop for TerminalGuard {
-    fn drop(&mut self) {
-        restore_terminal();
-    }
-}
-
 fn draw(session: &Session, output: &Path) -> std::io::Result<()> {
     let (width, height) = terminal::size()?;
     let lines = session.screen(width as usize, height as usize, output);
@@ -146,6 +100,12 @@ fn event_loop(session: &mut Session, output: &Path) -> std::io::Result<Ending> {
     let mut confirm_quit = false;
     draw(session, output)?;
     loop {
+        if hung_up() {
+            return Ok(Ending::Interrupted);
+        }
+        if !event::poll(SIGNAL_POLL)? {
+            continue;
+        }
         let key = match event::read()? {
             Event::Key(key) => key,
             Event::Resize(..) => {
@@ -205,7 +165,7 @@ pub fn run(
         }
     }
     let ending = {
-        let _guard = TerminalGuard::take()
+        let _screen = FullScreen::take()
             .map_err(|e| CliError::output(format!("icfp2015 manual: terminal: {e}")))?;
         event_loop(&mut session, output)
             .map_err(|e| CliError::output(format!("icfp2015 manual: terminal: {e}")))?

@@ -1,0 +1,75 @@
+//! A full-screen terminal session (raw mode, alternate screen, hidden cursor) that is always given
+//! back: when dropped, on a panic, and after SIGTERM or SIGHUP, which the session's loop polls.
+
+use crossterm::{cursor, execute, style, terminal};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Whether the terminal is in the session's modes, so that restoring it happens once.
+static TAKEN: AtomicBool = AtomicBool::new(false);
+/// Set by the SIGTERM/SIGHUP handler; the session's loop reads it and ends.
+static HANGUP: AtomicBool = AtomicBool::new(false);
+
+/// How often a loop waiting for keys should look at [`hung_up`]: a signal ends the session
+/// within this.
+pub const SIGNAL_POLL: Duration = Duration::from_millis(100);
+
+/// The exit code after an interruption (Ctrl-C, SIGTERM, SIGHUP), as a shell reports SIGINT.
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// Leaves raw mode and the alternate screen and shows the cursor, if a session took them.
+fn restore() {
+    if TAKEN.swap(false, Ordering::SeqCst) {
+        let _ = execute!(
+            std::io::stdout(),
+            style::ResetColor,
+            cursor::Show,
+            terminal::LeaveAlternateScreen
+        );
+        let _ = terminal::disable_raw_mode();
+    }
+}
+
+extern "C" fn on_hangup(_signal: libc::c_int) {
+    // Only an atomic store: nothing else is async-signal-safe here. The loop does the rest.
+    HANGUP.store(true, Ordering::SeqCst);
+}
+
+/// True once SIGTERM or SIGHUP arrived during a session: its loop should end and drop it.
+pub fn hung_up() -> bool {
+    HANGUP.load(Ordering::SeqCst)
+}
+
+/// The terminal in raw mode on the alternate screen until dropped, even on a panic.
+pub struct FullScreen(());
+
+impl FullScreen {
+    pub fn take() -> std::io::Result<FullScreen> {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+        for signal in [libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: `on_hangup` is an `extern "C" fn(c_int)` that only stores to an atomic,
+            // which is async-signal-safe; the handler stays valid for the life of the process.
+            unsafe { libc::signal(signal, on_hangup as extern "C" fn(libc::c_int) as usize) };
+        }
+        TAKEN.store(true, Ordering::SeqCst);
+        let screen = FullScreen(());
+        terminal::enable_raw_mode()?;
+        execute!(
+            std::io::stdout(),
+            terminal::EnterAlternateScreen,
+            cursor::Hide,
+            terminal::Clear(terminal::ClearType::All)
+        )?;
+        Ok(screen)
+    }
+}
+
+impl Drop for FullScreen {
+    fn drop(&mut self) {
+        restore();
+    }
+}

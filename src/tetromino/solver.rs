@@ -1,13 +1,11 @@
 //! The exact solver: depth-first search that always fills the first empty cell in diagonal order,
 //! with a balanced figure order, pocket pruning, a memo of failed states and restarts.
 //!
-//! Layout: the board is rows of `u64` words with a filled border (4 rows above and below, 4
-//! columns left, at least 4 right), so a figure fits when each of its row masks ANDs to zero
-//! against at most two words, with no bounds checks. This is the core's `BitGrid` layout plus
-//! the border, kept solver-local because the border and flat cell numbering (`row * stride +
-//! column`, neighbours at +-1 and +-stride) are what make fit, place and pocket fills free of
-//! bounds tests. The 19 row-mask sets are shifted to the column at run time: one shift per row
-//! costs what a load from a per-(orientation, column offset) table would, without the table.
+//! Layout: the board is the core's bordered `BitGrid` (4 cells of filled border around it), so a
+//! figure fits when each of its row masks ANDs to zero against at most two words, with no bounds
+//! checks, and a pocket fill steps to neighbours at +-1 and +-stride freely. The 19 row-mask
+//! sets are shifted to the column at run time: one shift per row costs what a load from a
+//! per-(orientation, column offset) table would, without the table.
 //!
 //! Search: the first empty cell in the order (row + column, row) is covered by each figure whose
 //! first cell in that order lands there; figure types go in descending remaining count (ties
@@ -26,6 +24,7 @@ use super::rules;
 use super::signature::Signature;
 use super::solution::Placement;
 use super::trace::{Event, Observer, Pruned, Silent, Verdict};
+use crate::core::bitboard::BitGrid;
 use crate::core::budget::{Budget, Exhausted};
 use crate::core::rng::{splitmix64, Rng};
 use crate::core::timer::Deadline;
@@ -34,6 +33,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 const PAD: usize = 4;
+/// The widest figure, in columns: a figure's row mask crosses at most one word edge.
+const FIGURE_SPAN: usize = 4;
 /// Regions up to this many cells count as pockets; a fill that reaches more stops there.
 const POCKET_LIMIT: usize = 8;
 /// What a remembered state costs: a 16-byte key in a hash table that may be half empty after
@@ -334,8 +335,7 @@ enum Attempt {
 
 struct Engine {
     stride: usize,
-    board: Vec<u64>,
-    empty: Vec<u64>,
+    board: BitGrid,
     order: Vec<usize>,
     shapes: [Shape; 19],
     shapes_of: [Vec<u8>; 7],
@@ -373,18 +373,10 @@ impl Engine {
 
     fn rectangle(height: usize, width: usize, counts: [u32; 7], options: &Options) -> Engine {
         let size = height.max(width);
-        let words_per_row = (PAD + width + PAD).div_ceil(64);
-        let stride = words_per_row * 64;
-        let rows = PAD + height + PAD;
-        let mut empty = vec![u64::MAX; rows * words_per_row + 1];
-        for row in PAD..PAD + height {
-            for column in PAD..PAD + width {
-                let p = row * stride + column;
-                empty[p >> 6] &= !(1u64 << (p & 63));
-            }
-        }
+        let board = BitGrid::new(height, width, PAD);
+        let stride = board.stride();
         let mut order: Vec<usize> = (0..height * width)
-            .map(|i| (PAD + i / width) * stride + PAD + i % width)
+            .map(|i| board.cell(i / width, i % width))
             .collect();
         order.sort_by_key(|&p| {
             let (row, column) = (p / stride, p % stride);
@@ -416,8 +408,7 @@ impl Engine {
         });
         Engine {
             stride,
-            board: empty.clone(),
-            empty,
+            board,
             order,
             shapes,
             shapes_of,
@@ -497,34 +488,20 @@ impl Engine {
 
     #[inline]
     fn filled(&self, p: usize) -> bool {
-        self.board[p >> 6] >> (p & 63) & 1 != 0
+        self.board.filled(p)
     }
 
     #[inline]
     fn fits(&self, shape: &Shape, corner: usize) -> bool {
-        let mut clash = 0;
-        for (i, &mask) in shape.rows[..shape.height].iter().enumerate() {
-            let p = corner + i * self.stride;
-            let (w, s) = (p >> 6, p & 63);
-            clash |= self.board[w] & (mask << s);
-            if s > 60 {
-                clash |= self.board[w + 1] & (mask >> (64 - s));
-            }
-        }
-        clash == 0
+        self.board
+            .fits::<FIGURE_SPAN>(&shape.rows[..shape.height], corner)
     }
 
     #[inline]
     fn toggle(&mut self, shape: usize, corner: usize) {
         let shape = self.shapes[shape];
-        for (i, &mask) in shape.rows[..shape.height].iter().enumerate() {
-            let p = corner + i * self.stride;
-            let (w, s) = (p >> 6, p & 63);
-            self.board[w] ^= mask << s;
-            if s > 60 {
-                self.board[w + 1] ^= mask >> (64 - s);
-            }
-        }
+        self.board
+            .toggle::<FIGURE_SPAN>(&shape.rows[..shape.height], corner);
         for c in shape.cells {
             self.key ^= cell_key(corner + c);
         }
@@ -642,11 +619,11 @@ impl Engine {
     /// The cell `order[cursor]` as (row, column) on the board.
     fn cell_at(&self, cursor: usize) -> (usize, usize) {
         let p = self.order[cursor];
-        (p / self.stride - PAD, p % self.stride - PAD)
+        self.board.row_column(p)
     }
 
     fn attempt<O: Observer>(&mut self, limit: u64, observer: &mut O) -> Attempt {
-        self.board.copy_from_slice(&self.empty);
+        self.board.clear();
         self.counts = self.initial;
         self.key = 0;
         for f in 0..7 {

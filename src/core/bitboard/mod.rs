@@ -1,5 +1,5 @@
 //! Bit-per-cell boards for grid games, one word type `W` (u64 or u128) per row: `Bitboard` (fixed
-//! rows, by value), `RowBoard` (run-time rows: falling blocks), `BitGrid` (any width, on the heap).
+//! rows, by value), `RowBoard` (run-time rows: falling blocks), `BitGrid` (any width, bordered).
 
 mod fixed;
 mod grid;
@@ -9,7 +9,7 @@ mod rows;
 mod word;
 
 pub use fixed::{Bitboard, BitboardIter};
-pub use grid::{BitGrid, BitGridIter};
+pub use grid::BitGrid;
 pub use rows::RowBoard;
 pub use word::{row_mask, RowWord};
 

@@ -81,9 +81,14 @@ enum Command {
         a: PathBuf,
         /// The run compared with it.
         b: PathBuf,
+        /// Exit 1 when a problem's time, instructions or score sum got worse by more than PCT
+        /// percent (noise included: pick PCT above the runs' spread).
         #[arg(long, value_name = "PCT", allow_negative_numbers = true,
               value_parser = |t: &str| podium::core::cli::parse_bounded(t, "percent", 0, 1_000_000))]
         fail_if_worse: Option<u64>,
+        /// Also draw the per-case ratios as an SVG picture into FILE.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
     },
     /// Write one std-only Rust file of a solver for a contest judge (prints its size).
     Bundle {
@@ -151,12 +156,14 @@ fn main() -> ExitCode {
             a,
             b,
             fail_if_worse,
+            svg,
         } => podium::compare::read_run(&a).and_then(|run_a| {
             let run_b = podium::compare::read_run(&b)?;
             podium::compare::compare(
                 &run_a,
                 &run_b,
                 fail_if_worse.map(|p| p as f64),
+                svg.as_deref(),
                 &mut std::io::stdout(),
             )
         }),

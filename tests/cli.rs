@@ -169,11 +169,10 @@ fn every_argument_has_help_text_and_every_command_a_version() {
                 in_arguments = line == "Arguments:" || line == "Options:";
                 continue;
             }
-            // An argument's line is `  NAME  help`; a wrapped help line starts further in.
-            let Some(rest) = line.strip_prefix("  ") else {
-                continue;
-            };
-            if !in_arguments || rest.starts_with(' ') || rest.is_empty() {
+            // An argument's line starts with `-`, `<` or `[` after its indent; a wrapped help
+            // line starts with a word.
+            let rest = line.trim_start();
+            if !in_arguments || !rest.starts_with(['-', '<', '[']) {
                 continue;
             }
             let described = rest

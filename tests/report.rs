@@ -48,11 +48,27 @@ fn bench_json_records_carry_every_field_and_compare_with_themselves() {
     let file = dir.join("run.jsonl");
     std::fs::write(&file, &text).unwrap();
     let file = file.to_str().unwrap();
-    let out = podium(&["compare", file, file, "--fail-if-worse", "0"]);
+    let picture = dir.join("same.svg");
+    let out = podium(&[
+        "compare",
+        file,
+        file,
+        "--fail-if-worse",
+        "0",
+        "--svg",
+        picture.to_str().unwrap(),
+    ]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(&picture).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(
+        svg.matches("<rect x=").count(),
+        records.len(),
+        "one bar per case"
     );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("verdict: B is the same as A"), "{text}");

@@ -1,6 +1,10 @@
 //! `podium compare A.jsonl B.jsonl`: two runs' records (core::report) matched by (problem, case),
 //! their differences and ratios per case and per problem, and a verdict a CI can act on.
 
+pub mod svg;
+
+use svg::{CaseRow, Measure};
+
 use crate::core::cli::{quote, CliError, EXIT_INVALID};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -119,14 +123,17 @@ struct Summary {
     better: usize,
 }
 
-/// Writes the comparison; `Err` with exit 1 when a problem is worse by more than `fail_pct`.
+/// Writes the comparison, and its picture to `svg_file` if given; `Err` with exit 1 when a
+/// problem is worse by more than `fail_pct` (after the picture is written).
 pub fn compare(
     a: &Run,
     b: &Run,
     fail_pct: Option<f64>,
+    svg_file: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let mut summaries: BTreeMap<&str, Summary> = BTreeMap::new();
+    let mut rows = Vec::new();
     for ((problem, case), ma) in a {
         let Some(mb) = b.get(&(problem.clone(), case.clone())) else {
             writeln!(out, "{problem} {case}: only in A")?;
@@ -135,8 +142,10 @@ pub fn compare(
         let summary = summaries.entry(problem).or_default();
         let mut parts = Vec::new();
         let mut verdicts = Vec::new();
+        let mut bars = Vec::new();
         if let (Some(sa), Some(sb)) = (ma.score, mb.score) {
             let v = exact_verdict(sa, sb, true);
+            bars.push((Measure::Score, sb / sa.abs().max(1e-12), v));
             parts.push(format!(
                 "score {sa} -> {sb} ({:+.3}%)",
                 100.0 * (sb - sa) / sa.abs().max(1e-12)
@@ -151,6 +160,7 @@ pub fn compare(
             summary.log_instructions += ratio.ln();
             summary.counted += 1;
             verdicts.push(exact_verdict(ia, ib, false));
+            bars.push((Measure::Instructions, ratio, exact_verdict(ia, ib, false)));
         }
         if let Some((ratio, v)) = time_verdict(ma, mb) {
             parts.push(format!(
@@ -166,6 +176,7 @@ pub fn compare(
             summary.log_time += ratio.ln();
             summary.timed += 1;
             verdicts.push(v);
+            bars.push((Measure::Time, ratio, v));
         }
         let verdict = if verdicts.contains(&Verdict::Worse) {
             summary.worse += 1;
@@ -179,6 +190,10 @@ pub fn compare(
         if parts.is_empty() {
             parts.push("nothing to compare (no score, instructions or repeats in both)".into());
         }
+        rows.push(CaseRow {
+            label: format!("{problem} {case}"),
+            bars,
+        });
         writeln!(
             out,
             "{problem} {case}: {} [{}]",
@@ -226,6 +241,12 @@ pub fn compare(
         out,
         "verdict: B is {overall} ({better} cases better, {worse} worse)"
     )?;
+    if let Some(file) = svg_file {
+        let title = format!("podium compare: B is {overall} ({better} better, {worse} worse)");
+        std::fs::write(file, svg::draw(&rows, &title)).map_err(|e| {
+            CliError::output(format!("compare: cannot write {}: {e}", file.display()))
+        })?;
+    }
     if !failed.is_empty() {
         return Err(CliError::new(
             EXIT_INVALID,
@@ -254,7 +275,7 @@ mod tests {
             r#"{"problem":"slider","case":"1","score":100.0,"seconds":1.0,"runs":[1.0]}"#,
         ]);
         let mut out = Vec::new();
-        compare(&a, &a, Some(1.0), &mut out).unwrap();
+        compare(&a, &a, Some(1.0), None, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("verdict: B is the same as A"), "{text}");
         let slow = run(&[
@@ -262,7 +283,7 @@ mod tests {
             r#"{"problem":"slider","case":"1","score":100.0,"seconds":1.0,"runs":[1.0]}"#,
         ]);
         let mut out = Vec::new();
-        let failed = compare(&a, &slow, Some(10.0), &mut out).unwrap_err();
+        let failed = compare(&a, &slow, Some(10.0), None, &mut out).unwrap_err();
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.contains("cephalopod cg01: time 10.000 -> 20.000 ms x2.000 (worse) [worse]"),
@@ -270,7 +291,7 @@ mod tests {
         );
         assert!(text.contains("verdict: B is worse than A"), "{text}");
         assert_eq!(failed.code, EXIT_INVALID);
-        assert!(compare(&a, &slow, None, &mut Vec::new()).is_ok());
+        assert!(compare(&a, &slow, None, None, &mut Vec::new()).is_ok());
     }
 
     #[test]

@@ -260,3 +260,39 @@ fn parser_never_panics_and_errors_are_one_line() {
         }
     }
 }
+
+/// `cephalopod_judge`: the answer from a file and from stdin, and bad input as one line, exit 2.
+#[test]
+fn judge_binary_answers_from_a_file_and_stdin() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let judge = env!("CARGO_BIN_EXE_cephalopod_judge");
+    let dir = std::env::temp_dir().join(format!("podium-judge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cg03.txt");
+    std::fs::write(&file, "1\n5 5 5\n0 0 5\n5 5 5\n").unwrap();
+    let out = Command::new(judge).arg(&file).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "36379286\n");
+    let mut child = Command::new(judge)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"20\n0 6 0\n2 2 2\n1 6 1\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "322444322\n");
+    std::fs::write(&file, "1\n5 5 5\n0 0 7\n5 5 5\n").unwrap();
+    let out = Command::new(judge).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("cephalopod_judge: "), "{err}");
+    let out = Command::new(judge).args(["a", "b"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -69,6 +69,7 @@ pub const MANIFEST: Manifest = Manifest {
     omit: &[
         "cephalopod::cases",
         "cephalopod::cli",
+        "cephalopod::judge",
         "cephalopod::pips",
         "cephalopod::reference",
     ],

@@ -102,7 +102,7 @@ fn solve_file_by_pips(
     Ok(())
 }
 
-fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {
+pub(crate) fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {
     use std::io::Read;
     let mut bytes = Vec::new();
     match file {
@@ -130,11 +130,15 @@ fn solve_file(
     let clock = Instant::now();
     let arena = memory::arena();
     let mut buffers = memory::buffers(&arena);
+    // Pre-faulting is for a clock that starts at the input: before it, whatever the case.
     if prefault {
         memory::prefault_for(&mut buffers, super::engine::PREFAULT_STATES);
     }
     let reserved = clock.elapsed();
     let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
+    if !prefault && memory::is_small(problem.depth, problem.board.empty_cells()) {
+        memory::small_pages(&mut buffers);
+    }
     let read = clock.elapsed();
     let mut layers = Vec::new();
     let mut engine = Engine::new(buffers);

@@ -8,10 +8,14 @@ use podium::core::rng::Rng;
 
 fn kernels() -> Vec<Kernel> {
     let mut out = vec![Kernel::Portable];
-    if let Ok(k) = cephalopod::select(KernelChoice::Avx2) {
-        out.push(k);
-    } else {
-        eprintln!("note: this CPU has no AVX2/BMI2: only the portable kernel is tested");
+    for (choice, name) in [
+        (KernelChoice::Avx2, "AVX2/BMI2"),
+        (KernelChoice::Avx512, "AVX-512"),
+    ] {
+        match cephalopod::select(choice) {
+            Ok(k) => out.push(k),
+            Err(_) => eprintln!("note: this CPU has no {name}: that kernel is not tested"),
+        }
     }
     out
 }
@@ -26,16 +30,15 @@ fn every_bundled_case_is_exact_with_every_kernel() {
     );
     let arena = memory::arena();
     let mut engine = Engine::new(memory::buffers(&arena));
+    let mut pips = cephalopod::pips::PipEngine::new();
     for kernel in kernels() {
         for case in &all {
-            let got = engine::run(&mut engine, kernel, case.board(), case.problem.depth, None);
-            assert_eq!(
-                got,
-                case.expected,
-                "{} with the {} kernel",
-                case.id,
-                kernel.name()
-            );
+            let (board, depth) = (case.board(), case.problem.depth);
+            let layers = engine::run(&mut engine, kernel, board, depth, None);
+            let by_pips = cephalopod::pips::run(&mut pips, kernel, board, depth);
+            let what = format!("{} with the {} kernel", case.id, kernel.name());
+            assert_eq!(layers, case.expected, "{what}, layers");
+            assert_eq!(by_pips, case.expected, "{what}, pips");
         }
     }
 }

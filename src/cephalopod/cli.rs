@@ -44,6 +44,7 @@ pub enum EngineArg {
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum KernelArg {
     Auto,
+    Avx512,
     Avx2,
     Portable,
 }
@@ -52,6 +53,7 @@ impl From<KernelArg> for KernelChoice {
     fn from(k: KernelArg) -> KernelChoice {
         match k {
             KernelArg::Auto => KernelChoice::Auto,
+            KernelArg::Avx512 => KernelChoice::Avx512,
             KernelArg::Avx2 => KernelChoice::Avx2,
             KernelArg::Portable => KernelChoice::Portable,
         }

@@ -22,7 +22,7 @@
 // Three levels are live at once (pushing p - 1, discovered p, discovering p + 1). The maps
 // from board to node are open-addressing tables with a generation per slot, never cleared.
 
-use super::arch::{all::Portable, select, Kernel, KernelChoice, LaneOps};
+use super::arch::{all::Portable, select, Kernel, KernelChoice, KernelRun, LaneOps};
 use super::board::Board;
 use super::engine::ANSWER_MASK;
 use super::tables::{Lanes, EMPTY_SHIFT, MOVE_BASE, MOVE_HASH_SUM, MOVE_IMAGE, MOVE_SPAN};
@@ -331,11 +331,26 @@ impl PipEngine {
 /// The answer for `board` after `depth` turns, with `kernel`'s lane operations.
 pub fn run(engine: &mut PipEngine, kernel: Kernel, board: &Board, depth: u32) -> u32 {
     #[cfg(target_arch = "x86_64")]
-    if kernel == Kernel::Avx2 && select(KernelChoice::Avx2).is_ok() {
+    if kernel == Kernel::Avx512 && super::arch::x86_64::avx512::detected() {
+        // SAFETY: the kernel's features were detected on this CPU just above.
+        return unsafe { super::arch::x86_64::avx512::run(PipsRun(engine, board, depth)) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if kernel != Kernel::Portable && select(KernelChoice::Avx2).is_ok() {
         // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
         return unsafe { run_avx2(engine, board, depth) };
     }
     engine.run::<Portable>(board, depth)
+}
+
+/// `PipEngine::run`'s arguments, for a kernel's entry point.
+struct PipsRun<'e>(&'e mut PipEngine, &'e Board, u32);
+
+impl KernelRun for PipsRun<'_> {
+    #[inline(always)]
+    fn run<K: LaneOps>(self) -> u32 {
+        self.0.run::<K>(self.1, self.2)
+    }
 }
 
 /// The engine compiled for AVX2, BMI1 and BMI2.
@@ -570,10 +585,14 @@ mod tests {
         let arena = memory::arena();
         let mut layered = Engine::new(memory::buffers(&arena));
         let mut pips = PipEngine::new();
-        let kernels: Vec<Kernel> = [KernelChoice::Portable, KernelChoice::Avx2]
-            .into_iter()
-            .filter_map(|c| select(c).ok())
-            .collect();
+        let kernels: Vec<Kernel> = [
+            KernelChoice::Portable,
+            KernelChoice::Avx2,
+            KernelChoice::Avx512,
+        ]
+        .into_iter()
+        .filter_map(|c| select(c).ok())
+        .collect();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = move |n: u64| {
             seed ^= seed << 13;

@@ -299,3 +299,17 @@ fn judge_binary_answers_from_a_file_and_stdin() {
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Depth beyond 40 (#19 must-have 5): every game from the empty board ends by depth 61, so the
+/// answer there is the answer at any greater depth, and both engines give it.
+#[test]
+fn the_empty_board_past_depth_40_on_both_engines() {
+    let empty = Board { cells: [0; 9] };
+    let kernel = cephalopod::select(KernelChoice::Auto).unwrap();
+    let mut pips = cephalopod::pips::PipEngine::new();
+    let at_61 = cephalopod::pips::run(&mut pips, kernel, &empty, 61);
+    assert_eq!(cephalopod::pips::run(&mut pips, kernel, &empty, 75), at_61);
+    let arena = memory::arena();
+    let mut engine = Engine::new(memory::buffers(&arena));
+    assert_eq!(engine::run(&mut engine, kernel, &empty, 61, None), at_61);
+}

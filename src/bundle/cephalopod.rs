@@ -49,6 +49,10 @@ pub const MANIFEST: Manifest = Manifest {
             source: include_str!("../cephalopod/input.rs"),
         },
         Module {
+            path: "cephalopod::pips",
+            source: include_str!("../cephalopod/pips.rs"),
+        },
+        Module {
             path: "cephalopod::tables",
             source: include_str!("../cephalopod/tables.rs"),
         },
@@ -75,7 +79,6 @@ pub const MANIFEST: Manifest = Manifest {
         "cephalopod::cases",
         "cephalopod::cli",
         "cephalopod::judge",
-        "cephalopod::pips",
         "cephalopod::reference",
     ],
     generated: &[Generated {

@@ -25,6 +25,7 @@
 use super::arch::{all::Portable, select, Kernel, KernelChoice, KernelRun, LaneOps};
 use super::board::Board;
 use super::engine::ANSWER_MASK;
+use super::memory;
 use super::tables::{Lanes, EMPTY_SHIFT, MOVE_BASE, MOVE_HASH_SUM, MOVE_IMAGE, MOVE_SPAN};
 
 /// An edge is one u32: the child's node index (bits 0..27), the symmetry from the parent's
@@ -61,6 +62,7 @@ impl Index {
         self.generation += 1;
         if capacity > self.slots.len() {
             self.slots = vec![0; capacity];
+            memory::hint_huge_pages(self.slots.as_ptr().cast(), 8 * capacity);
             self.extent = 0;
             self.generation = 1;
         } else if self.generation == 256 {
@@ -119,6 +121,7 @@ fn clear_for<T>(v: &mut Vec<T>, n: usize) {
     if v.capacity() < n {
         *v = Vec::new();
         *v = Vec::with_capacity(n);
+        memory::hint_huge_pages(v.as_ptr().cast(), n * std::mem::size_of::<T>());
     }
 }
 

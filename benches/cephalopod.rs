@@ -1,8 +1,8 @@
 //! Criterion timings of the cephalopod engine on the CodinGame and generated cases (solve only,
-//! one engine reused, as `podium bench` does), and the AVX2/portable ratio from one run.
+//! one engine reused, as `podium bench` does), and every kernel against AVX2 in one run.
 
 use criterion::{black_box, BenchmarkId, Criterion};
-use podium::cephalopod::{self, cases, engine, memory, Engine, Kernel, KernelChoice};
+use podium::cephalopod::{self, cases, engine, memory, pips, Engine, Kernel, KernelChoice};
 use std::time::{Duration, Instant};
 
 fn bench_cases(c: &mut Criterion) {
@@ -52,37 +52,56 @@ fn bench_cases(c: &mut Criterion) {
     group.finish();
 }
 
-/// Interleaves the two kernels on the same cases and prints the ratio of their medians.
+/// Interleaves every kernel this CPU has, on both engines, on the same cases, and prints each
+/// one's median against AVX2's (valgrind cannot run AVX-512, so it is timed here).
 fn kernel_ratio() {
-    let Ok(avx2) = cephalopod::select(KernelChoice::Avx2) else {
-        println!("kernel ratio: no AVX2/BMI2 on this CPU, nothing to compare");
-        return;
-    };
+    let kernels: Vec<Kernel> = [
+        KernelChoice::Avx2,
+        KernelChoice::Avx512,
+        KernelChoice::Portable,
+    ]
+    .into_iter()
+    .filter_map(|c| cephalopod::select(c).ok())
+    .collect();
     let arena = memory::arena();
     let mut engine = Engine::new(memory::buffers(&arena));
+    let mut pips = pips::PipEngine::new();
     for id in ["cg11", "gen09_play"] {
         let case = cases::find(id).unwrap();
-        let mut times = [Vec::new(), Vec::new()];
+        let (board, depth) = (case.board(), case.problem.depth);
+        let mut times = vec![[Vec::new(), Vec::new()]; kernels.len()];
         for _ in 0..7 {
-            for (i, kernel) in [avx2, Kernel::Portable].into_iter().enumerate() {
+            for (i, &kernel) in kernels.iter().enumerate() {
                 let start = Instant::now();
                 assert_eq!(
-                    engine::run(&mut engine, kernel, case.board(), case.problem.depth, None),
+                    engine::run(&mut engine, kernel, board, depth, None),
                     case.expected
                 );
-                times[i].push(start.elapsed());
+                times[i][0].push(start.elapsed());
+                let start = Instant::now();
+                assert_eq!(pips::run(&mut pips, kernel, board, depth), case.expected);
+                times[i][1].push(start.elapsed());
             }
         }
-        let [a, p] = times.map(|mut t| {
-            t.sort();
-            t[t.len() / 2]
-        });
-        println!(
-            "kernel ratio {id}: avx2 {:.2} ms, portable {:.2} ms, portable/avx2 = {:.2}",
-            a.as_secs_f64() * 1e3,
-            p.as_secs_f64() * 1e3,
-            p.as_secs_f64() / a.as_secs_f64()
-        );
+        let medians: Vec<[Duration; 2]> = times
+            .into_iter()
+            .map(|engines| {
+                engines.map(|mut t| {
+                    t.sort();
+                    t[t.len() / 2]
+                })
+            })
+            .collect();
+        for (kernel, m) in kernels.iter().zip(&medians) {
+            println!(
+                "kernel ratio {id} {}: layers {:.2} ms ({:.2}x the first), pips {:.2} ms ({:.2}x)",
+                kernel.name(),
+                m[0].as_secs_f64() * 1e3,
+                m[0].as_secs_f64() / medians[0][0].as_secs_f64(),
+                m[1].as_secs_f64() * 1e3,
+                m[1].as_secs_f64() / medians[0][1].as_secs_f64(),
+            );
+        }
     }
 }
 

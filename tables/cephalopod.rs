@@ -80,14 +80,18 @@ pub fn neighbour_masks() -> [u32; 9] {
     out
 }
 
-/// Where slot k's field goes under symmetry t.
-fn slot_image(t: usize, slot: usize) -> usize {
+/// `[t][k]`: where slot k's field goes under symmetry t.
+fn slot_images() -> &'static [[usize; 9]; 8] {
     static IMAGES: OnceLock<[[usize; 9]; 8]> = OnceLock::new();
-    let images = IMAGES.get_or_init(|| {
+    IMAGES.get_or_init(|| {
         let sym = symmetries();
         std::array::from_fn(|t| std::array::from_fn(|k| slot_of_cell(sym[t][SLOT_CELL[k]])))
-    });
-    images[t][slot]
+    })
+}
+
+/// Where slot k's field goes under symmetry t.
+fn slot_image(t: usize, slot: usize) -> usize {
+    slot_images()[t][slot]
 }
 
 /// Applies symmetry t to the low 24 bits of a state (the centre and the empty count stay).
@@ -135,17 +139,22 @@ pub fn lane_permutations() -> [[u32; 8]; 8] {
     out
 }
 
-/// Base-10 weight, in lane t, of slot k: lane t's board is the canonical one mapped back by t.
-fn hash_weight(t: usize, slot: usize) -> u32 {
+/// `[t][k]`: base-10 weight, in lane t, of slot k (lane t's board is the canonical one mapped
+/// back by t).
+fn hash_weights() -> &'static [[u32; 9]; 8] {
     static WEIGHTS: OnceLock<[[u32; 9]; 8]> = OnceLock::new();
-    let weights = WEIGHTS.get_or_init(|| {
+    WEIGHTS.get_or_init(|| {
         let sym = symmetries();
         std::array::from_fn(|t| {
             let cell = inverse(&sym[t]);
             std::array::from_fn(|k| 10u32.pow(8 - cell[SLOT_CELL[k]] as u32))
         })
-    });
-    weights[t][slot]
+    })
+}
+
+/// Base-10 weight, in lane t, of slot k.
+fn hash_weight(t: usize, slot: usize) -> u32 {
+    hash_weights()[t][slot]
 }
 
 /// `[slice j][9-bit value][t]`: hash contribution of slots 3j..3j+2 in lane t.
@@ -201,16 +210,28 @@ pub fn moves(slot: usize, values: &[u32]) -> Vec<Move> {
 pub fn moves_into(slot: usize, values: &[u32], out: &mut Vec<Move>) {
     out.clear();
     let nbs = neighbour_slots(slot);
+    // The neighbours holding a die: only subsets of these can be captured.
+    let dice = (0..nbs.len()).fold(0u32, |m, j| m | u32::from(values[j] != 0) << j);
     for subset in 0u32..(1 << nbs.len()) {
-        let members = (0..nbs.len()).filter(|&j| subset >> j & 1 == 1);
         let count = subset.count_ones();
-        let sum: u32 = members.clone().map(|j| values[j]).sum();
-        if count < 2 || members.clone().any(|j| values[j] == 0) || sum > 6 {
+        if count < 2 || subset & !dice != 0 {
+            continue;
+        }
+        let mut sum = 0;
+        let mut rest = subset;
+        while rest != 0 {
+            sum += values[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        if sum > 6 {
             continue;
         }
         let delta = (sum << (3 * slot)).wrapping_add((count - 1) << EMPTY_SHIFT);
         let mut m = Move::new(delta, (slot, sum as i32));
-        for j in members {
+        let mut rest = subset;
+        while rest != 0 {
+            let j = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
             m.delta = m.delta.wrapping_sub(values[j] << (3 * nbs[j]));
             m.changes[m.changed] = (nbs[j], -(values[j] as i32));
             m.changed += 1;
@@ -251,13 +272,17 @@ pub struct MoveTable {
 
 /// What move `m` adds to a state's image under symmetry t.
 pub fn move_image(m: &Move, t: usize) -> u32 {
-    let fields = |map: &dyn Fn(usize) -> usize| {
-        m.changes().iter().fold(0u32, |acc, &(k, change)| {
-            acc.wrapping_add((change as u32).wrapping_shl(3 * map(k) as u32))
-        })
-    };
-    let empty_count_change = m.delta.wrapping_sub(fields(&|k| k));
-    fields(&|k| slot_image(t, k)).wrapping_add(empty_count_change)
+    move_image_by(m, &slot_images()[t])
+}
+
+/// `move_image` with symmetry t's slot map `image` (`slot_images()[t]`).
+fn move_image_by(m: &Move, image: &[usize; 9]) -> u32 {
+    let (mut plain, mut mapped) = (0u32, 0u32);
+    for &(k, change) in m.changes() {
+        plain = plain.wrapping_add((change as u32).wrapping_shl(3 * k as u32));
+        mapped = mapped.wrapping_add((change as u32).wrapping_shl(3 * image[k] as u32));
+    }
+    mapped.wrapping_add(m.delta.wrapping_sub(plain))
 }
 
 pub fn move_table() -> MoveTable {
@@ -268,6 +293,7 @@ pub fn move_table() -> MoveTable {
         hash_sum: Vec::new(),
     };
     let mut list = Vec::new();
+    let (images, weights) = (slot_images(), hash_weights());
     for (slot, &size) in NEIGHBOUR_INDEX_SIZE.iter().enumerate() {
         table.base[slot] = table.span.len() as u32;
         for index in 0..size {
@@ -281,10 +307,12 @@ pub fn move_table() -> MoveTable {
                 .push(((table.images.len() as u32) << 4) | list.len() as u32);
             let mut sums = [0u32; 8];
             for m in &list {
-                table.images.push(std::array::from_fn(|t| move_image(m, t)));
-                for (t, sum) in sums.iter_mut().enumerate() {
+                table
+                    .images
+                    .push(std::array::from_fn(|t| move_image_by(m, &images[t])));
+                for (sum, weight) in sums.iter_mut().zip(weights) {
                     for &(k, change) in m.changes() {
-                        *sum = sum.wrapping_add((change as u32).wrapping_mul(hash_weight(t, k)));
+                        *sum = sum.wrapping_add((change as u32).wrapping_mul(weight[k]));
                     }
                 }
             }

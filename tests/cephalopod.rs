@@ -8,10 +8,14 @@ use podium::core::rng::Rng;
 
 fn kernels() -> Vec<Kernel> {
     let mut out = vec![Kernel::Portable];
-    if let Ok(k) = cephalopod::select(KernelChoice::Avx2) {
-        out.push(k);
-    } else {
-        eprintln!("note: this CPU has no AVX2/BMI2: only the portable kernel is tested");
+    for (choice, name) in [
+        (KernelChoice::Avx2, "AVX2/BMI2"),
+        (KernelChoice::Avx512, "AVX-512"),
+    ] {
+        match cephalopod::select(choice) {
+            Ok(k) => out.push(k),
+            Err(_) => eprintln!("note: this CPU has no {name}: that kernel is not tested"),
+        }
     }
     out
 }
@@ -26,16 +30,15 @@ fn every_bundled_case_is_exact_with_every_kernel() {
     );
     let arena = memory::arena();
     let mut engine = Engine::new(memory::buffers(&arena));
+    let mut pips = cephalopod::pips::PipEngine::new();
     for kernel in kernels() {
         for case in &all {
-            let got = engine::run(&mut engine, kernel, case.board(), case.problem.depth, None);
-            assert_eq!(
-                got,
-                case.expected,
-                "{} with the {} kernel",
-                case.id,
-                kernel.name()
-            );
+            let (board, depth) = (case.board(), case.problem.depth);
+            let layers = engine::run(&mut engine, kernel, board, depth, None);
+            let by_pips = cephalopod::pips::run(&mut pips, kernel, board, depth);
+            let what = format!("{} with the {} kernel", case.id, kernel.name());
+            assert_eq!(layers, case.expected, "{what}, layers");
+            assert_eq!(by_pips, case.expected, "{what}, pips");
         }
     }
 }
@@ -259,4 +262,54 @@ fn parser_never_panics_and_errors_are_one_line() {
             }
         }
     }
+}
+
+/// `cephalopod_judge`: the answer from a file and from stdin, and bad input as one line, exit 2.
+#[test]
+fn judge_binary_answers_from_a_file_and_stdin() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let judge = env!("CARGO_BIN_EXE_cephalopod_judge");
+    let dir = std::env::temp_dir().join(format!("podium-judge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cg03.txt");
+    std::fs::write(&file, "1\n5 5 5\n0 0 5\n5 5 5\n").unwrap();
+    let out = Command::new(judge).arg(&file).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "36379286\n");
+    let mut child = Command::new(judge)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"20\n0 6 0\n2 2 2\n1 6 1\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "322444322\n");
+    std::fs::write(&file, "1\n5 5 5\n0 0 7\n5 5 5\n").unwrap();
+    let out = Command::new(judge).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("cephalopod_judge: "), "{err}");
+    let out = Command::new(judge).args(["a", "b"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Depth beyond 40 (#19 must-have 5): every game from the empty board ends by depth 61, so the
+/// answer there is the answer at any greater depth, and both engines give it.
+#[test]
+fn the_empty_board_past_depth_40_on_both_engines() {
+    let empty = Board { cells: [0; 9] };
+    let kernel = cephalopod::select(KernelChoice::Auto).unwrap();
+    let mut pips = cephalopod::pips::PipEngine::new();
+    let at_61 = cephalopod::pips::run(&mut pips, kernel, &empty, 61);
+    assert_eq!(cephalopod::pips::run(&mut pips, kernel, &empty, 75), at_61);
+    let arena = memory::arena();
+    let mut engine = Engine::new(memory::buffers(&arena));
+    assert_eq!(engine::run(&mut engine, kernel, &empty, 61, None), at_61);
 }

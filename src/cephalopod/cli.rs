@@ -44,6 +44,7 @@ pub enum EngineArg {
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum KernelArg {
     Auto,
+    Avx512,
     Avx2,
     Portable,
 }
@@ -52,6 +53,7 @@ impl From<KernelArg> for KernelChoice {
     fn from(k: KernelArg) -> KernelChoice {
         match k {
             KernelArg::Auto => KernelChoice::Auto,
+            KernelArg::Avx512 => KernelChoice::Avx512,
             KernelArg::Avx2 => KernelChoice::Avx2,
             KernelArg::Portable => KernelChoice::Portable,
         }
@@ -102,7 +104,7 @@ fn solve_file_by_pips(
     Ok(())
 }
 
-fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {
+pub(crate) fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {
     use std::io::Read;
     let mut bytes = Vec::new();
     match file {
@@ -130,11 +132,15 @@ fn solve_file(
     let clock = Instant::now();
     let arena = memory::arena();
     let mut buffers = memory::buffers(&arena);
+    // Pre-faulting is for a clock that starts at the input: before it, whatever the case.
     if prefault {
         memory::prefault_for(&mut buffers, super::engine::PREFAULT_STATES);
     }
     let reserved = clock.elapsed();
     let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
+    if !prefault && memory::is_small(problem.depth, problem.board.empty_cells()) {
+        memory::small_pages(&mut buffers);
+    }
     let read = clock.elapsed();
     let mut layers = Vec::new();
     let mut engine = Engine::new(buffers);

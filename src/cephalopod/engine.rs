@@ -13,7 +13,7 @@
 // Generation and merging are one loop: the parent's images and counts stay in registers.
 // Terminal children and the whole last layer are hashed, never inserted.
 
-use super::arch::{all::Portable, select, Kernel, KernelChoice, LaneOps};
+use super::arch::{all::Portable, select, Kernel, KernelChoice, KernelRun, LaneOps};
 use super::board::Board;
 use super::tables::{
     Lanes, EMPTY_SHIFT, MAX_LAYER_STATES, MOVE_BASE, MOVE_HASH_SUM, MOVE_IMAGE, MOVE_SPAN,
@@ -439,11 +439,37 @@ pub fn run(
     stats: Option<&mut Vec<LayerStats>>,
 ) -> u32 {
     #[cfg(target_arch = "x86_64")]
-    if kernel == Kernel::Avx2 && select(KernelChoice::Avx2).is_ok() {
+    if kernel == Kernel::Avx512 && super::arch::x86_64::avx512::detected() {
+        let run = LayersRun {
+            engine,
+            board,
+            depth,
+            stats,
+        };
+        // SAFETY: the kernel's features were detected on this CPU just above.
+        return unsafe { super::arch::x86_64::avx512::run(run) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if kernel != Kernel::Portable && select(KernelChoice::Avx2).is_ok() {
         // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
         return unsafe { run_avx2(engine, board, depth, stats) };
     }
     engine.run::<Portable>(board, depth, stats)
+}
+
+/// `Engine::run`'s arguments, for a kernel's entry point.
+struct LayersRun<'e, 'a, 's> {
+    engine: &'e mut Engine<'a>,
+    board: &'e Board,
+    depth: u32,
+    stats: Option<&'s mut Vec<LayerStats>>,
+}
+
+impl KernelRun for LayersRun<'_, '_, '_> {
+    #[inline(always)]
+    fn run<K: LaneOps>(self) -> u32 {
+        self.engine.run::<K>(self.board, self.depth, self.stats)
+    }
 }
 
 /// The engine compiled for AVX2, BMI1 and BMI2.

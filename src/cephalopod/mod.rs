@@ -7,6 +7,7 @@ pub mod cases;
 pub mod cli;
 pub mod engine;
 pub mod input;
+pub mod judge;
 pub mod memory;
 pub mod pips;
 pub mod reference;

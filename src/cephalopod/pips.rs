@@ -22,9 +22,10 @@
 // Three levels are live at once (pushing p - 1, discovered p, discovering p + 1). The maps
 // from board to node are open-addressing tables with a generation per slot, never cleared.
 
-use super::arch::{all::Portable, select, Kernel, KernelChoice, LaneOps};
+use super::arch::{all::Portable, select, Kernel, KernelChoice, KernelRun, LaneOps};
 use super::board::Board;
 use super::engine::ANSWER_MASK;
+use super::memory;
 use super::tables::{Lanes, EMPTY_SHIFT, MOVE_BASE, MOVE_HASH_SUM, MOVE_IMAGE, MOVE_SPAN};
 
 /// An edge is one u32: the child's node index (bits 0..27), the symmetry from the parent's
@@ -61,6 +62,7 @@ impl Index {
         self.generation += 1;
         if capacity > self.slots.len() {
             self.slots = vec![0; capacity];
+            memory::hint_huge_pages(self.slots.as_ptr().cast(), 8 * capacity);
             self.extent = 0;
             self.generation = 1;
         } else if self.generation == 256 {
@@ -119,6 +121,7 @@ fn clear_for<T>(v: &mut Vec<T>, n: usize) {
     if v.capacity() < n {
         *v = Vec::new();
         *v = Vec::with_capacity(n);
+        memory::hint_huge_pages(v.as_ptr().cast(), n * std::mem::size_of::<T>());
     }
 }
 
@@ -331,11 +334,26 @@ impl PipEngine {
 /// The answer for `board` after `depth` turns, with `kernel`'s lane operations.
 pub fn run(engine: &mut PipEngine, kernel: Kernel, board: &Board, depth: u32) -> u32 {
     #[cfg(target_arch = "x86_64")]
-    if kernel == Kernel::Avx2 && select(KernelChoice::Avx2).is_ok() {
+    if kernel == Kernel::Avx512 && super::arch::x86_64::avx512::detected() {
+        // SAFETY: the kernel's features were detected on this CPU just above.
+        return unsafe { super::arch::x86_64::avx512::run(PipsRun(engine, board, depth)) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if kernel != Kernel::Portable && select(KernelChoice::Avx2).is_ok() {
         // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
         return unsafe { run_avx2(engine, board, depth) };
     }
     engine.run::<Portable>(board, depth)
+}
+
+/// `PipEngine::run`'s arguments, for a kernel's entry point.
+struct PipsRun<'e>(&'e mut PipEngine, &'e Board, u32);
+
+impl KernelRun for PipsRun<'_> {
+    #[inline(always)]
+    fn run<K: LaneOps>(self) -> u32 {
+        self.0.run::<K>(self.1, self.2)
+    }
 }
 
 /// The engine compiled for AVX2, BMI1 and BMI2.
@@ -570,10 +588,14 @@ mod tests {
         let arena = memory::arena();
         let mut layered = Engine::new(memory::buffers(&arena));
         let mut pips = PipEngine::new();
-        let kernels: Vec<Kernel> = [KernelChoice::Portable, KernelChoice::Avx2]
-            .into_iter()
-            .filter_map(|c| select(c).ok())
-            .collect();
+        let kernels: Vec<Kernel> = [
+            KernelChoice::Portable,
+            KernelChoice::Avx2,
+            KernelChoice::Avx512,
+        ]
+        .into_iter()
+        .filter_map(|c| select(c).ok())
+        .collect();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = move |n: u64| {
             seed ^= seed << 13;

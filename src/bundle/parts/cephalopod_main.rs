@@ -1,8 +1,8 @@
 //! Bundle-only entry point: the CodinGame input on stdin, the answer on stdout; bad input gets a
 //! one-line message on stderr and exit status 2, as with `podium cephalopod`.
 
-use crate::cephalopod::engine::PREFAULT_STATES;
-use crate::cephalopod::{arch, engine, memory, tables, Engine, KernelChoice, Problem};
+use crate::cephalopod::pips::{self, PipEngine};
+use crate::cephalopod::{arch, tables, KernelChoice, Problem};
 use std::io::{ErrorKind, Read, Write};
 use std::process::exit;
 
@@ -16,16 +16,13 @@ fn main() {
     // SAFETY: first thing in main: one thread, and nothing has read a table yet.
     unsafe { tables::init() };
     let kernel = arch::select(KernelChoice::Auto).unwrap_or_else(|e| fail(e));
-    let arena = memory::arena();
-    let mut buffers = memory::buffers(&arena);
-    memory::prefault_for(&mut buffers, PREFAULT_STATES);
     let mut input = Vec::new();
     if let Err(e) = std::io::stdin().read_to_end(&mut input) {
         fail(format!("cannot read stdin: {e}"));
     }
     let problem = Problem::parse(&input).unwrap_or_else(|e| fail(e));
-    let mut engine = Engine::new(buffers);
-    let answer = engine::run(&mut engine, kernel, &problem.board, problem.depth, None);
+    // The pip engine: its levels grow with the case, so nothing is reserved or pre-faulted.
+    let answer = pips::run(&mut PipEngine::new(), kernel, &problem.board, problem.depth);
     // As `podium cephalopod`: a closed pipe ends quietly, another write error is exit 1.
     if let Err(e) = writeln!(std::io::stdout(), "{answer}") {
         if e.kind() != ErrorKind::BrokenPipe {

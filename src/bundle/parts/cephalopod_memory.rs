@@ -127,10 +127,28 @@ pub fn prefault_for(buffers: &mut Buffers, states: usize) {
     touch_pages(&mut buffers.slots[..slots]);
 }
 
+/// As in the crate: the huge-page hint on the whole 2 MiB pages inside a fresh heap block of at
+/// least 4 MiB.
+pub fn hint_huge_pages(start: *const u8, bytes: usize) {
+    if bytes >= 4 << 20 {
+        let first = start as usize + (BLOCK_ALIGN - start as usize % BLOCK_ALIGN) % BLOCK_ALIGN;
+        let end = (start as usize + bytes) / BLOCK_ALIGN * BLOCK_ALIGN;
+        advise_huge_pages(first as *mut u8, end - first);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cephalopod::{cases, engine, select, Engine, KernelChoice};
+
+    #[test]
+    fn the_huge_page_hint_keeps_a_block_as_it_was() {
+        let mut block = vec![7u32; 3 << 20];
+        hint_huge_pages(block.as_ptr().cast(), 4 * block.len());
+        block[1 << 20] = 9;
+        assert_eq!(block.iter().filter(|&&x| x == 7).count(), (3 << 20) - 1);
+    }
 
     #[test]
     fn buffers_are_aligned_zeroed_and_solve_as_the_crate_does() {

@@ -1,5 +1,5 @@
-//! The eight-lane operations the engine is written against, and the choice of kernel: AVX2
-//! when the CPU has it (detected once), else the portable one, which gives identical results.
+//! The eight-lane operations the engine is written against, and the choice of kernel: AVX-512,
+//! else AVX2, as the CPU has them (detected once), else the portable one; identical results.
 
 pub(crate) mod all;
 #[cfg(target_arch = "x86_64")]
@@ -56,16 +56,24 @@ pub(crate) trait LaneOps {
     }
 }
 
+/// One engine run, generic over the lane operations: a kernel's entry point inlines it into code
+/// compiled for that kernel's instruction set.
+pub(crate) trait KernelRun {
+    fn run<K: LaneOps>(self) -> u32;
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum KernelChoice {
     #[default]
     Auto,
+    Avx512,
     Avx2,
     Portable,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
+    Avx512,
     Avx2,
     Portable,
 }
@@ -73,20 +81,30 @@ pub enum Kernel {
 impl Kernel {
     pub fn name(self) -> &'static str {
         match self {
+            Kernel::Avx512 => "avx512",
             Kernel::Avx2 => "avx2",
             Kernel::Portable => "portable",
         }
     }
 }
 
-/// Resolves a choice against this CPU; asking for AVX2 where it is missing is an error.
+/// Resolves a choice against this CPU; asking for a kernel it lacks is an error.
 pub fn select(choice: KernelChoice) -> Result<Kernel, String> {
     let cpu = crate::core::cpu::features();
     let avx2 = cpu.avx2 && cpu.bmi1 && cpu.bmi2;
+    #[cfg(target_arch = "x86_64")]
+    let avx512 = x86_64::avx512::detected();
+    #[cfg(not(target_arch = "x86_64"))]
+    let avx512 = false;
     match choice {
         KernelChoice::Portable => Ok(Kernel::Portable),
+        KernelChoice::Auto if avx512 => Ok(Kernel::Avx512),
         KernelChoice::Auto if avx2 => Ok(Kernel::Avx2),
         KernelChoice::Auto => Ok(Kernel::Portable),
+        KernelChoice::Avx512 if avx512 => Ok(Kernel::Avx512),
+        KernelChoice::Avx512 => {
+            Err("this CPU does not support AVX-512 F/VL/BW (or PODIUM_NO_AVX2 is set)".into())
+        }
         KernelChoice::Avx2 if avx2 => Ok(Kernel::Avx2),
         KernelChoice::Avx2 => {
             Err("this CPU does not support AVX2 (or PODIUM_NO_AVX2 is set)".into())

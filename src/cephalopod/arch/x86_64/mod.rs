@@ -1,3 +1,4 @@
 //! x86_64 kernels.
 
 pub(crate) mod avx2;
+pub(crate) mod avx512;

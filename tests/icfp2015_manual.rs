@@ -3,14 +3,13 @@
 
 use podium::icfp2015::{Command, Game, Outcome, PhraseSet, Problem, Setup};
 use std::path::{Path, PathBuf};
-use std::process::{Command as Process, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::process::{Command as Process, Stdio};
+
+#[path = "common/tmux.rs"]
+mod tmux;
+use tmux::{has_tmux, Tmux};
 
 const PODIUM: &str = env!("CARGO_BIN_EXE_podium");
-
-/// How long any one thing on the screen may take to appear.
-const DEADLINE: Duration = Duration::from_secs(10);
 
 fn problem(i: usize) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -23,106 +22,6 @@ fn scratch(name: &str) -> PathBuf {
     let path = dir.join(format!("{}-{name}", std::process::id()));
     let _ = std::fs::remove_file(&path);
     path
-}
-
-fn has_tmux() -> bool {
-    let found = Process::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!("note: tmux is not installed; the icfp2015 manual screen tests are skipped");
-    }
-    found
-}
-
-/// A tmux server of its own holding one 120 x 40 window, killed when dropped.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    /// Starts `shell_command` (run by `sh -c`) in a new detached session.
-    fn start(shell_command: &str) -> Tmux {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let socket = format!(
-            "podium-manual-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::SeqCst)
-        );
-        let tmux = Tmux { socket };
-        let out = tmux.run(&[
-            "new-session",
-            "-d",
-            "-x",
-            "120",
-            "-y",
-            "40",
-            "-s",
-            "main",
-            "sh",
-            "-c",
-            shell_command,
-        ]);
-        assert!(out.status.success(), "tmux new-session: {out:?}");
-        tmux
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        Process::new("tmux")
-            .args(["-L", &self.socket, "-f", "/dev/null"])
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("run tmux")
-    }
-
-    /// Types `text` as it is.
-    fn type_text(&self, text: &str) {
-        assert!(self
-            .run(&["send-keys", "-t", "main", "-l", text])
-            .status
-            .success());
-    }
-
-    /// Presses keys by tmux's names (`C-s`, `Escape`, `Left`).
-    fn press(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "main"];
-        args.extend_from_slice(keys);
-        assert!(self.run(&args).status.success());
-    }
-
-    fn screen(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "main"]).stdout)
-            .into_owned()
-    }
-
-    fn format(&self, format: &str) -> String {
-        let out = self.run(&["display-message", "-p", "-t", "main", format]);
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
-    }
-
-    /// The screen once it shows `wanted`; fails with the screen after the deadline.
-    fn wait_for(&self, wanted: &str) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if screen.contains(wanted) {
-                return screen;
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "{wanted:?} not on the screen after {DEADLINE:?}:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(30));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
 }
 
 /// The shell command running the game on problem 0, then reporting its exit code and waiting.
@@ -192,7 +91,7 @@ fn spelling_script(setup: &Setup, units: u32) -> String {
 
 #[test]
 fn a_scripted_game_spells_a_phrase_and_rescores_to_the_screen() {
-    if !has_tmux() {
+    if !has_tmux("icfp2015 manual screen") {
         return;
     }
     let bytes = std::fs::read(problem(0)).expect("problem 0");
@@ -203,7 +102,7 @@ fn a_scripted_game_spells_a_phrase_and_rescores_to_the_screen() {
     assert!(spelled >= 3, "{script}");
 
     let output = scratch("spelled.json");
-    let tmux = Tmux::start(&game_command(&output));
+    let tmux = Tmux::start("manual", 120, &game_command(&output));
     tmux.wait_for("podium icfp2015 manual");
     tmux.type_text(&script);
     let screen = tmux.wait_for(&format!("commands {} ", script.len()));
@@ -240,11 +139,11 @@ fn a_scripted_game_spells_a_phrase_and_rescores_to_the_screen() {
 
 #[test]
 fn a_repeated_position_is_refused_and_not_recorded() {
-    if !has_tmux() {
+    if !has_tmux("icfp2015 manual screen") {
         return;
     }
     let output = scratch("refused.json");
-    let tmux = Tmux::start(&game_command(&output));
+    let tmux = Tmux::start("manual", 120, &game_command(&output));
     tmux.wait_for("podium icfp2015 manual");
     tmux.type_text("p");
     tmux.wait_for("typed: \"p\"");
@@ -263,11 +162,11 @@ fn a_repeated_position_is_refused_and_not_recorded() {
 
 #[test]
 fn ctrl_c_leaves_the_terminal_usable() {
-    if !has_tmux() {
+    if !has_tmux("icfp2015 manual screen") {
         return;
     }
     let output = scratch("interrupted.json");
-    let tmux = Tmux::start(&game_command(&output));
+    let tmux = Tmux::start("manual", 120, &game_command(&output));
     tmux.wait_for("podium icfp2015 manual");
     assert_eq!(tmux.format("#{alternate_on}"), "1");
     tmux.type_text("ei!");
@@ -290,12 +189,12 @@ fn ctrl_c_leaves_the_terminal_usable() {
 
 #[test]
 fn sigterm_and_sighup_leave_the_terminal_usable() {
-    if !has_tmux() {
+    if !has_tmux("icfp2015 manual screen") {
         return;
     }
     for signal in ["TERM", "HUP"] {
         let output = scratch(&format!("signalled-{signal}.json"));
-        let tmux = Tmux::start(&game_command(&output));
+        let tmux = Tmux::start("manual", 120, &game_command(&output));
         tmux.wait_for("podium icfp2015 manual");
         tmux.type_text("ei!");
         tmux.wait_for("typed: \"ei!\"");
@@ -343,7 +242,7 @@ fn without_a_terminal_it_says_so_and_exits_2() {
 
 #[test]
 fn load_continues_a_saved_game_and_quitting_unsaved_asks_again() {
-    if !has_tmux() {
+    if !has_tmux("icfp2015 manual screen") {
         return;
     }
     let saved = scratch("load.json");
@@ -359,7 +258,7 @@ fn load_continues_a_saved_game_and_quitting_unsaved_asks_again() {
         saved.display(),
         output.display()
     );
-    let tmux = Tmux::start(&command);
+    let tmux = Tmux::start("manual", 120, &command);
     let screen = tmux.wait_for("loaded 3 commands");
     assert!(screen.contains("typed: \"ei!\""), "{screen}");
     assert!(

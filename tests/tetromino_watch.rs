@@ -1,105 +1,13 @@
 //! `podium tetromino solve --watch`: the full-screen view driven in tmux on a small square that
 //! reaches its solution, q and Ctrl-C leaving a usable terminal, and the text trace without one.
 
-use std::process::{Command as Process, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::process::{Command as Process, Stdio};
+
+#[path = "common/tmux.rs"]
+mod tmux;
+use tmux::{has_tmux, Tmux};
 
 const PODIUM: &str = env!("CARGO_BIN_EXE_podium");
-
-/// How long any one thing on the screen may take to appear.
-const DEADLINE: Duration = Duration::from_secs(10);
-
-fn has_tmux() -> bool {
-    let found = Process::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!("note: tmux is not installed; the tetromino --watch screen tests are skipped");
-    }
-    found
-}
-
-/// A tmux server of its own holding one 100 x 40 window, killed when dropped.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    /// Starts `shell_command` (run by `sh -c`) in a new detached session.
-    fn start(shell_command: &str) -> Tmux {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let socket = format!(
-            "podium-watch-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::SeqCst)
-        );
-        let tmux = Tmux { socket };
-        let out = tmux.run(&[
-            "new-session",
-            "-d",
-            "-x",
-            "100",
-            "-y",
-            "40",
-            "-s",
-            "main",
-            "sh",
-            "-c",
-            shell_command,
-        ]);
-        assert!(out.status.success(), "tmux new-session: {out:?}");
-        tmux
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        Process::new("tmux")
-            .args(["-L", &self.socket, "-f", "/dev/null"])
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("run tmux")
-    }
-
-    fn press(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "main"];
-        args.extend_from_slice(keys);
-        assert!(self.run(&args).status.success());
-    }
-
-    fn screen(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "main"]).stdout)
-            .into_owned()
-    }
-
-    fn format(&self, format: &str) -> String {
-        let out = self.run(&["display-message", "-p", "-t", "main", format]);
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
-    }
-
-    /// The screen once it shows `wanted`; fails with the screen after the deadline.
-    fn wait_for(&self, wanted: &str) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if screen.contains(wanted) {
-                return screen;
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "{wanted:?} not on the screen after {DEADLINE:?}:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
-}
 
 /// The shell command watching `args`, then reporting its exit code and the terminal's modes.
 fn watch_command(args: &str) -> String {
@@ -119,12 +27,16 @@ fn assert_terminal_restored(tmux: &Tmux, screen: &str) {
 
 #[test]
 fn the_watch_view_reaches_the_solution_of_a_small_square() {
-    if !has_tmux() {
+    if !has_tmux("tetromino --watch screen") {
         return;
     }
     // 6x6 with I2,J2,L2,T2,O1: the quick search runs out and the full search tiles it after a
     // few hundred steps, with pockets pruned and backtracks on the way.
-    let tmux = Tmux::start(&watch_command("-n 6 -s I2,J2,L2,T2,O1 --delay 5"));
+    let tmux = Tmux::start(
+        "watch",
+        100,
+        &watch_command("-n 6 -s I2,J2,L2,T2,O1 --delay 5"),
+    );
     let screen = tmux.wait_for("tetromino --watch  6x6");
     assert!(screen.contains("q or Ctrl-C stops"), "{screen}");
     assert!(screen.contains("tried "), "{screen}");
@@ -153,11 +65,11 @@ fn the_watch_view_reaches_the_solution_of_a_small_square() {
 
 #[test]
 fn ctrl_c_stops_the_watch_and_leaves_the_terminal_usable() {
-    if !has_tmux() {
+    if !has_tmux("tetromino --watch screen") {
         return;
     }
     // An exhaustive proof of hundreds of steps, slowed to 200 ms a step.
-    let tmux = Tmux::start(&watch_command("-n 8 -s T4,Z12 --delay 200"));
+    let tmux = Tmux::start("watch", 100, &watch_command("-n 8 -s T4,Z12 --delay 200"));
     tmux.wait_for("tried 2 ");
     assert_eq!(tmux.format("#{alternate_on}"), "1");
     tmux.press(&["C-c"]);

@@ -1,7 +1,8 @@
 //! A full-screen terminal session (raw mode, alternate screen, hidden cursor) that is always given
 //! back: when dropped, on a panic, and after SIGTERM or SIGHUP, which the session's loop polls.
 
-use crossterm::{cursor, execute, style, terminal};
+use crossterm::{cursor, execute, queue, style, terminal};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -66,6 +67,36 @@ impl FullScreen {
         )?;
         Ok(screen)
     }
+}
+
+/// The terminal's size in (columns, rows).
+pub fn size() -> std::io::Result<(usize, usize)> {
+    let (columns, rows) = terminal::size()?;
+    Ok((columns as usize, rows as usize))
+}
+
+/// Replaces the screen by `lines` (as many as fit), in one synchronized update so the terminal
+/// never shows half a frame. Each line must fit the width already (it may hold colour codes).
+pub fn draw(lines: &[String]) -> std::io::Result<()> {
+    let (_, rows) = size()?;
+    let shown = lines.len().min(rows);
+    let mut out = std::io::stdout().lock();
+    queue!(out, terminal::BeginSynchronizedUpdate)?;
+    for (row, line) in lines[..shown].iter().enumerate() {
+        queue!(
+            out,
+            cursor::MoveTo(0, row as u16),
+            style::Print(line),
+            terminal::Clear(terminal::ClearType::UntilNewLine)
+        )?;
+    }
+    queue!(
+        out,
+        cursor::MoveTo(0, shown as u16),
+        terminal::Clear(terminal::ClearType::FromCursorDown),
+        terminal::EndSynchronizedUpdate
+    )?;
+    out.flush()
 }
 
 impl Drop for FullScreen {

@@ -4,10 +4,8 @@
 use super::figures::Figure;
 use super::solution::Placement;
 use super::trace::{describe, Counters, Event, Observer, Pruned, Verdict};
-use crate::core::terminal::{hung_up, FullScreen, SIGNAL_POLL};
+use crate::core::terminal::{self, hung_up, FullScreen, SIGNAL_POLL};
 use crossterm::event::{self, Event as KeyInput, KeyCode, KeyModifiers};
-use crossterm::{cursor, queue, style, terminal};
-use std::io::Write;
 use std::time::Duration;
 
 /// The full-screen view: its own copy of the board, updated from the events.
@@ -93,25 +91,12 @@ impl Watch {
 
     fn draw(&self) -> std::io::Result<()> {
         let (width, height) = terminal::size()?;
-        let lines = self.lines(width as usize, height as usize);
-        let mut out = std::io::stdout().lock();
-        queue!(out, terminal::BeginSynchronizedUpdate)?;
-        for (row, line) in lines.iter().take(height as usize).enumerate() {
-            let shown: String = line.chars().take(width as usize).collect();
-            queue!(
-                out,
-                cursor::MoveTo(0, row as u16),
-                style::Print(shown),
-                terminal::Clear(terminal::ClearType::UntilNewLine)
-            )?;
-        }
-        queue!(
-            out,
-            cursor::MoveTo(0, lines.len().min(height as usize) as u16),
-            terminal::Clear(terminal::ClearType::FromCursorDown),
-            terminal::EndSynchronizedUpdate
-        )?;
-        out.flush()
+        let lines: Vec<String> = self
+            .lines(width, height)
+            .iter()
+            .map(|line| line.chars().take(width).collect())
+            .collect();
+        terminal::draw(&lines)
     }
 
     /// Waits `delay`, answering keys: false once q, Esc or Ctrl-C is pressed, or SIGTERM/SIGHUP

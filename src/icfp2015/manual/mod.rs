@@ -10,9 +10,8 @@ use super::rules::commands::Command;
 use super::rules::game::Setup;
 use super::rules::phrases::PhraseSet;
 use crate::core::cli::CliError;
-use crate::core::terminal::{hung_up, FullScreen, SIGNAL_POLL};
+use crate::core::terminal::{self, hung_up, FullScreen, SIGNAL_POLL};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use crossterm::{cursor, queue, style, terminal};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -68,26 +67,7 @@ pub fn action(key: KeyEvent) -> Option<Action> {
 
 fn draw(session: &Session, output: &Path) -> std::io::Result<()> {
     let (width, height) = terminal::size()?;
-    let lines = session.screen(width as usize, height as usize, output);
-    let mut out = std::io::stdout().lock();
-    queue!(out, terminal::BeginSynchronizedUpdate)?;
-    for (row, line) in lines.iter().enumerate() {
-        queue!(
-            out,
-            cursor::MoveTo(0, row as u16),
-            style::Print(line),
-            terminal::Clear(terminal::ClearType::UntilNewLine)
-        )?;
-    }
-    if lines.len() < height as usize {
-        queue!(
-            out,
-            cursor::MoveTo(0, lines.len() as u16),
-            terminal::Clear(terminal::ClearType::FromCursorDown)
-        )?;
-    }
-    queue!(out, terminal::EndSynchronizedUpdate)?;
-    out.flush()
+    terminal::draw(&session.screen(width, height, output))
 }
 
 /// How the game ended.

@@ -5,6 +5,7 @@ use crate::cephalopod::{self, KernelChoice};
 use crate::core::cli::{CliError, EXIT_INVALID};
 use crate::core::progress::Progress;
 use crate::core::report::{table_out, Report};
+use crate::core::shard::{takes, Shard};
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
@@ -50,6 +51,17 @@ pub struct BenchArgs<'a> {
     pub kernel: KernelChoice,
     pub json: bool,
     pub quiet: bool,
+    /// Only this shard's cases (`--shard I/N`).
+    pub shard: Option<Shard>,
+}
+
+/// What a case is sharded by: its id, except in the sections that run whole (tetromino's
+/// signatures, bananagrams' one random stream of hands), which go by the problem's name.
+pub fn shard_key<'a>(problem: &'a str, case: &'a str) -> &'a str {
+    match problem {
+        "tetromino" | "bananagrams" => problem,
+        _ => case,
+    }
 }
 
 /// Runs the chosen sections; a wrong answer in one is reported after the others ran.
@@ -95,14 +107,29 @@ fn cores() -> usize {
 
 fn run_section(section: Section, args: &BenchArgs, report: &mut Report) -> Result<(), CliError> {
     match section {
-        Section::Cephalopod => cephalopod::cli::bench(args.filter, args.runs, args.kernel, report),
-        Section::Icfp2015 => Ok(crate::icfp2015::play::bench(
-            args.icfp_time,
-            cores(),
-            &[],
-            &mut table_out(args.json),
-            report,
-        )?),
+        Section::Cephalopod => {
+            cephalopod::cli::bench(args.filter, args.shard, args.runs, args.kernel, report)
+        }
+        Section::Icfp2015 => {
+            let ids: Vec<i64> = (0..crate::icfp2015::play::QUALIFIER_PROBLEMS.len() as i64)
+                .filter(|id| takes(args.shard, &id.to_string()))
+                .collect();
+            if args.shard.is_some() && ids.is_empty() {
+                return Ok(());
+            }
+            Ok(crate::icfp2015::play::bench(
+                args.icfp_time,
+                cores(),
+                &ids,
+                &mut table_out(args.json),
+                report,
+            )?)
+        }
+        Section::Tetromino | Section::Bananagrams
+            if !takes(args.shard, shard_key(section.name(), "")) =>
+        {
+            Ok(())
+        }
         Section::Tetromino => {
             if crate::tetromino::cli::bench_server_signatures(report)? {
                 Ok(())
@@ -119,6 +146,8 @@ fn run_section(section: Section, args: &BenchArgs, report: &mut Report) -> Resul
             seeds: Vec::new(),
             json: args.json,
             quiet: args.quiet,
+            store: None,
+            shard: args.shard,
         }),
         Section::Bananagrams => {
             let lexicon = crate::bananagrams::dict::Lexicon::enable();

@@ -9,4 +9,5 @@ pub mod compare;
 pub mod core;
 pub mod icfp2015;
 pub mod slider;
+pub mod store;
 pub mod tetromino;

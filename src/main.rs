@@ -73,6 +73,15 @@ enum Command {
         /// No progress bar on stderr (it shows only when stdout is not a terminal).
         #[arg(long)]
         quiet: bool,
+        /// Only shard I of N (0-based): the cases whose id hashes to I; the N shards' --json
+        /// lines together are one whole run's (README "Beyond one machine").
+        #[arg(long, value_name = "I/N", value_parser = podium::core::shard::Shard::parse)]
+        shard: Option<podium::core::shard::Shard>,
+    },
+    /// The best-solution store: merge stores, export submissions, join shards' runs.
+    Best {
+        #[command(subcommand)]
+        command: podium::store::cli::BestCommand,
     },
     /// Compare two runs' JSON lines (`bench --json`) case by case: differences, ratios, and a
     /// verdict; with --fail-if-worse, exit 1 when a problem got worse by more than PCT percent.
@@ -142,6 +151,7 @@ fn main() -> ExitCode {
             kernel,
             json,
             quiet,
+            shard,
         } => podium::bench::run(&BenchArgs {
             sections: &problem,
             filter: filter.as_deref(),
@@ -151,7 +161,9 @@ fn main() -> ExitCode {
             kernel: kernel.into(),
             json,
             quiet,
+            shard,
         }),
+        Command::Best { command } => podium::store::cli::run(command),
         Command::Compare {
             a,
             b,

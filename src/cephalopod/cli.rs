@@ -215,6 +215,7 @@ fn print_stats(
 /// Under `--json` (a `report` that writes) one record per case and engine replaces the table.
 pub fn bench(
     filter: Option<&str>,
+    shard: Option<crate::core::shard::Shard>,
     runs: usize,
     choice: KernelChoice,
     report: &mut Report,
@@ -225,7 +226,11 @@ pub fn bench(
     let selected: Vec<_> = all
         .iter()
         .filter(|c| filter.is_none_or(|f| c.id.contains(f)))
+        .filter(|c| crate::core::shard::takes(shard, &c.id))
         .collect();
+    if selected.is_empty() && shard.is_some() {
+        return Ok(());
+    }
     if selected.is_empty() {
         return Err(CliError::input(format!(
             "bench: no cephalopod case id contains '{}'",

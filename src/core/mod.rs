@@ -12,6 +12,7 @@ pub mod prefetch;
 pub mod progress;
 pub mod report;
 pub mod rng;
+pub mod shard;
 pub mod stamp;
 pub mod terminal;
 pub mod text;

@@ -45,6 +45,10 @@ pub enum SliderCommand {
         /// Also print the score and search statistics on stderr.
         #[arg(long)]
         verbose: bool,
+        /// Also offer the answer to the best-solution store in DIR (kept only if better than
+        /// the stored one; README "Beyond one machine").
+        #[arg(long, value_name = "DIR")]
+        store: Option<PathBuf>,
     },
     /// Write the instance of a seed (data/slider/GENERATOR.md; seeds 1..40 are the benchmark).
     Gen {
@@ -94,6 +98,13 @@ pub enum SliderCommand {
         /// No progress line on stderr (there is none when stderr is not a terminal).
         #[arg(long)]
         quiet: bool,
+        /// Also offer the answer to the best-solution store in DIR (kept only if better than
+        /// the stored one; README "Beyond one machine").
+        #[arg(long, value_name = "DIR")]
+        store: Option<PathBuf>,
+        /// Only shard I of N (0-based) of the instances, by a hash of the seed.
+        #[arg(long, value_name = "I/N", value_parser = crate::core::shard::Shard::parse)]
+        shard: Option<crate::core::shard::Shard>,
     },
 }
 
@@ -170,14 +181,20 @@ pub fn run(command: SliderCommand) -> Result<(), CliError> {
             seed,
             checks,
             verbose,
+            store,
         } => {
             let deadline = Deadline::from_secs_f64(time);
-            let problem = Problem::parse(&read(input.as_deref())?).map_err(CliError::input)?;
+            let text = read(input.as_deref())?;
+            let problem = Problem::parse(&text).map_err(CliError::input)?;
             let solved = match checks {
                 Some(total) => solve_by(&problem, Checks { total, done: 0 }, seed),
                 None => solve(&problem, deadline, seed),
             };
-            write(None, &output_text(&solved.turns))?;
+            let output = output_text(&solved.turns);
+            write(None, &output)?;
+            if let Some(dir) = store {
+                offer(&dir, &problem, &text, output)?;
+            }
             if verbose {
                 eprintln!(
                     "score {}, {} turns, {} annealing steps, {:.2} s",
@@ -228,17 +245,63 @@ pub fn run(command: SliderCommand) -> Result<(), CliError> {
             seeds,
             json,
             quiet,
-        } => bench(time, jobs.max(1), &seeds, json, quiet),
+            store,
+            shard,
+        } => bench(&BenchRun {
+            time,
+            jobs: jobs.max(1),
+            seeds: &seeds,
+            json,
+            quiet,
+            store: store.as_deref(),
+            shard,
+        }),
     }
 }
 
-fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool, quiet: bool) -> Result<(), CliError> {
+/// Offers `output` on the instance `text` to the store in `dir`, scored by the independent
+/// scorer (an invalid output is not offered).
+fn offer(dir: &Path, problem: &Problem, text: &str, output: String) -> Result<(), CliError> {
+    let Ok(scored) = score(problem, &output) else {
+        return Ok(());
+    };
+    let entry = crate::store::slider::entry(text, scored.score, output);
+    crate::store::offer(dir, &entry)
+        .map(|_| ())
+        .map_err(|e| CliError::output(format!("cannot store in {}: {e}", dir.display())))
+}
+
+/// What `slider bench` was asked for.
+struct BenchRun<'a> {
+    time: f64,
+    jobs: usize,
+    seeds: &'a [u64],
+    json: bool,
+    quiet: bool,
+    store: Option<&'a Path>,
+    shard: Option<crate::core::shard::Shard>,
+}
+
+fn bench(run: &BenchRun) -> Result<(), CliError> {
+    let &BenchRun {
+        time,
+        jobs,
+        seeds,
+        json,
+        quiet,
+        store,
+        shard,
+    } = run;
     let peers = peers();
     let chosen: Vec<(u64, &str)> = INSTANCES
         .iter()
         .copied()
         .filter(|(s, _)| seeds.is_empty() || seeds.contains(s))
+        .filter(|(s, _)| crate::core::shard::takes(shard, &s.to_string()))
         .collect();
+    if chosen.is_empty() && shard.is_some() {
+        return Ok(());
+    }
     if chosen.is_empty() {
         return Err(CliError::input(format!(
             "slider bench: no bundled instance has any of the seeds {seeds:?} (seeds are {}..={})",
@@ -261,6 +324,7 @@ fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool, quiet: bool) -> Resu
     let progress = Mutex::new(Progress::new("slider bench", chosen.len(), quiet || !json));
     // The workers print their own lines as they finish.
     let write_error = Mutex::new(None);
+    let store_error = Mutex::new(None);
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -274,7 +338,13 @@ fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool, quiet: bool) -> Resu
                 let started = std::time::Instant::now();
                 let solved = solve(&problem, Deadline::from_secs_f64(time), seed);
                 let took = started.elapsed();
-                let checked = score(&problem, &output_text(&solved.turns)).map_or(-1, |s| s.score);
+                let output = output_text(&solved.turns);
+                let checked = score(&problem, &output).map_or(-1, |s| s.score);
+                if let Some(dir) = store {
+                    if let Err(e) = offer(dir, &problem, text, output) {
+                        *store_error.lock().expect("store error") = Some(e);
+                    }
+                }
                 let peer = peers.iter().find(|p| p.seed == seed).copied();
                 let bound = upper_bound(&problem);
                 let of_bound = checked as f64 / bound.max(1) as f64;
@@ -330,6 +400,9 @@ fn bench(time: f64, jobs: usize, seeds: &[u64], json: bool, quiet: bool) -> Resu
     });
     if let Some(e) = write_error.into_inner().expect("write error") {
         return Err(CliError::write("stdout", e));
+    }
+    if let Some(e) = store_error.into_inner().expect("store error") {
+        return Err(e);
     }
     if json {
         let mut records = records.into_inner().expect("records");

@@ -1,0 +1,204 @@
+//! The best-solution store as users drive it: two processes writing one store at once lose no
+//! update, `best merge` rejects forged and corrupt entries, `best export` writes scorable outputs,
+//! and `bench --shard` splits the cephalopod cases exactly.
+
+use podium::store::put::entry_path;
+use podium::store::{offer, Entry};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn podium(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_podium"))
+        .args(args)
+        .output()
+        .expect("run podium")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("podium-store-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const INSTANCES: u64 = 4;
+const OFFERS: u64 = 300;
+
+/// The score writer `writer` offers on its `k`-th try: a scrambled sequence, so the best of both
+/// writers comes at a different moment for every instance.
+fn offered(writer: u64, k: u64) -> i64 {
+    ((k * 7919 + writer * 104_729) % 1000) as i64
+}
+
+/// Run as a child process by the concurrency test (env PODIUM_STORE_WRITER=DIR,ID).
+#[test]
+fn writer_child() {
+    let Ok(spec) = std::env::var("PODIUM_STORE_WRITER") else {
+        return;
+    };
+    let (dir, writer) = spec.split_once(',').unwrap();
+    let writer: u64 = writer.parse().unwrap();
+    for k in 0..OFFERS {
+        let instance = format!("seed-{}", k % INSTANCES + 1);
+        let score = offered(writer, k);
+        let entry = Entry::new("slider", instance, score, format!("{writer} {k}\n"));
+        offer(Path::new(dir), &entry).unwrap();
+    }
+}
+
+#[test]
+fn two_processes_writing_at_once_keep_every_best_score() {
+    let dir = fresh_dir("race");
+    let exe = std::env::current_exe().unwrap();
+    let children: Vec<_> = (0..2)
+        .map(|writer| {
+            Command::new(&exe)
+                .args(["--exact", "writer_child", "--test-threads", "1"])
+                .env("PODIUM_STORE_WRITER", format!("{},{writer}", dir.display()))
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let mut best: BTreeMap<u64, i64> = BTreeMap::new();
+    for writer in 0..2 {
+        for k in 0..OFFERS {
+            let slot = best.entry(k % INSTANCES + 1).or_insert(i64::MIN);
+            *slot = (*slot).max(offered(writer, k));
+        }
+    }
+    for (seed, score) in best {
+        let path = entry_path(&dir, "slider", &format!("seed-{seed}"));
+        let entry = Entry::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(entry.score, score, "seed {seed}");
+        let (writer, k) = entry.solution.trim().split_once(' ').unwrap();
+        assert_eq!(offered(writer.parse().unwrap(), k.parse().unwrap()), score);
+    }
+    let leftovers = std::fs::read_dir(dir.join("slider"))
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().ends_with(".tmp")
+        })
+        .count();
+    assert_eq!(leftovers, 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merge_rejects_forged_and_corrupt_entries_and_export_writes_scorable_outputs() {
+    let root = fresh_dir("merge");
+    let (a, b, merged, out) = (
+        root.join("a"),
+        root.join("b"),
+        root.join("merged"),
+        root.join("out"),
+    );
+    let instance = root.join("seed_001.txt");
+    std::fs::write(&instance, podium::slider::cases::INSTANCES[0].1).unwrap();
+    let solved = podium(&[
+        "slider",
+        "solve",
+        instance.to_str().unwrap(),
+        "--checks",
+        "20",
+        "--store",
+        a.to_str().unwrap(),
+    ]);
+    assert!(solved.status.success(), "{}", text(&solved.stderr));
+    let good = std::fs::read_to_string(entry_path(&a, "slider", "seed-1")).unwrap();
+    let entry = Entry::parse(&good).unwrap();
+    assert!(entry.score > 0);
+    let forged = Entry {
+        score: entry.score + 1000,
+        ..entry.clone()
+    };
+    std::fs::create_dir_all(b.join("slider")).unwrap();
+    std::fs::write(entry_path(&b, "slider", "seed-1"), forged.to_text()).unwrap();
+    std::fs::write(entry_path(&b, "slider", "seed-2"), "{\"problem\": \"sli").unwrap();
+    let merging = podium(&[
+        "best",
+        "merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--into",
+        merged.to_str().unwrap(),
+    ]);
+    let report = text(&merging.stdout);
+    assert_eq!(merging.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains(&format!(
+            "seed-1.json: claims score {}, the scorer gives {}",
+            entry.score + 1000,
+            entry.score
+        )),
+        "{report}"
+    );
+    assert!(
+        report.contains("seed-2.json: not a store entry"),
+        "{report}"
+    );
+    assert!(report.contains("merged 3 entries"), "{report}");
+    let kept = std::fs::read_to_string(entry_path(&merged, "slider", "seed-1")).unwrap();
+    assert_eq!(Entry::parse(&kept).unwrap().score, entry.score);
+
+    let exported = podium(&[
+        "best",
+        "export",
+        merged.to_str().unwrap(),
+        "--problem",
+        "slider",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(exported.status.success(), "{}", text(&exported.stderr));
+    let scored = podium(&[
+        "slider",
+        "score",
+        instance.to_str().unwrap(),
+        out.join("seed-1.out").to_str().unwrap(),
+    ]);
+    assert_eq!(text(&scored.stdout).trim(), entry.score.to_string());
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// (case, answer) of each record of `--json` output.
+fn cases(json: &str) -> Vec<(String, String)> {
+    let mut cases: Vec<(String, String)> = json
+        .lines()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            (value["case"].to_string(), value["answer"].to_string())
+        })
+        .collect();
+    cases.sort();
+    cases
+}
+
+#[test]
+fn cephalopod_shards_together_are_one_whole_run() {
+    let bench = |shard: Option<&str>| {
+        let mut args = vec!["bench", "--problem", "cephalopod", "--json", "--runs", "1"];
+        args.extend(["--filter", "cg0"]);
+        if let Some(shard) = shard {
+            args.extend(["--shard", shard]);
+        }
+        let out = podium(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let whole = bench(None);
+    let shards = [bench(Some("0/2")), bench(Some("1/2"))];
+    assert!(!shards[0].is_empty() && !shards[1].is_empty());
+    assert_eq!(cases(&(shards[0].clone() + &shards[1])), cases(&whole));
+    let bad = podium(&["bench", "--shard", "2/2"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("shard '2/2' is not I/N"));
+}

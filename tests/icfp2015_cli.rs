@@ -26,12 +26,20 @@ fn run(cmd: Icfp2015Command, stdin: &[u8]) -> Result<String, CliError> {
     Ok(String::from_utf8(out).unwrap())
 }
 
+/// `score` with the 18 known phrases (`--known-phrases`), as the qualifier was scored.
 fn score(files: Vec<PathBuf>, seed: Option<u64>, solutions: Option<PathBuf>) -> Icfp2015Command {
     Icfp2015Command::Score {
         files,
         seed,
         solutions,
-        phrases: PhraseArgs::default(),
+        phrases: known(),
+    }
+}
+
+fn known() -> PhraseArgs {
+    PhraseArgs {
+        known_phrases: true,
+        ..PhraseArgs::default()
     }
 }
 
@@ -69,29 +77,34 @@ fn scores_the_sample_like_the_evaluator() {
         ["moves: 1180", "error: no error", "score: 3261", "power: []"]
     );
     assert_eq!(lines.len(), 4);
-    let out = run(score(vec![problem(6)], Some(0), None), b"Ei!").unwrap();
-    assert_eq!(
-        out,
-        "moves: 3\nerror: no error\nscore: 306\npower: [0]\nphrase 0 \"Ei!\": 1\n"
-    );
-    // -p adds a phrase (index 18) or, with --no-default-phrases, replaces the 18.
-    let cmd = |replace: bool| Icfp2015Command::Score {
+    // The phrases are exactly -p's, plus the 18 known ones with --known-phrases (then -p's
+    // come after them, index 18); none: the move score alone.
+    let cmd = |phrases: &[&str], known: bool| Icfp2015Command::Score {
         files: vec![problem(6)],
         seed: Some(0),
         solutions: None,
         phrases: PhraseArgs {
-            phrases: vec!["iii".into()],
-            no_default_phrases: replace,
+            phrases: phrases.iter().map(|p| p.to_string()).collect(),
+            known_phrases: known,
+            no_default_phrases: false,
         },
     };
-    let added = run(cmd(false), b"iiii").unwrap();
+    let out = run(cmd(&[], true), b"Ei!").unwrap();
+    assert_eq!(
+        out,
+        "moves: 3\nerror: no error\nscore: 306\npower: [0]\nphrase 0 \"Ei!\": 1\n"
+    );
+    let none = run(cmd(&[], false), b"Ei!").unwrap();
+    assert_eq!(none, "moves: 3\nerror: no error\nscore: 0\npower: []\n");
+    let added = run(cmd(&["iii"], true), b"iiii").unwrap();
     assert!(
         added.contains("power: [18]\nphrase 18 \"iii\": 2\n"),
         "{added}"
     );
-    let replaced = run(cmd(true), b"iiii").unwrap();
+    // Case-insensitive, as the evaluator lower-cased the solution.
+    let replaced = run(cmd(&["III"], false), b"iIii").unwrap();
     assert!(
-        replaced.contains("power: [0]\nphrase 0 \"iii\": 2\n"),
+        replaced.contains("power: [0]\nphrase 0 \"III\": 2\n"),
         "{replaced}"
     );
 }
@@ -329,6 +342,7 @@ fn clap_arguments_parse() {
         "Ei!",
         "-p",
         "ph'nglui",
+        "--known-phrases",
         "--no-default-phrases",
     ])
     .unwrap();
@@ -343,7 +357,7 @@ fn clap_arguments_parse() {
             assert_eq!(seed, None);
             assert_eq!(solutions, Some(PathBuf::from("out.json")));
             assert_eq!(phrases.phrases, ["Ei!", "ph'nglui"]);
-            assert!(phrases.no_default_phrases);
+            assert!(phrases.known_phrases && phrases.no_default_phrases);
         }
         _ => panic!("score expected"),
     }

@@ -1,5 +1,5 @@
 //! The icfp2015 layers import one way: no module of `src/icfp2015/` names a layer above its own
-//! (rules, then place and show, spell, solve, play, cli), its `#[cfg(test)]` items aside.
+//! (rules, then place, show, manual and gen, spell, solve, play, cli), its `#[cfg(test)]` items aside.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -16,6 +16,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("place", 1),
     ("show", 1),
     ("manual", 1),
+    ("gen", 1),
     ("spell", 2),
     ("solve", 3),
     ("play", 4),

@@ -29,8 +29,13 @@ fn play(args: &[&str]) -> (Output, Duration) {
 }
 
 /// Every printed solution is legal and scores what its tag says when the evaluator replays it
-/// with the known phrases (the run's set); how many there are.
+/// with no phrases (the run's set: no -p); how many there are.
 fn check_answers(file: &Path, out: &Output) -> usize {
+    check_answers_with(file, out, &PhraseSet::none())
+}
+
+/// [`check_answers`] for a run with the phrase set `phrases`.
+fn check_answers_with(file: &Path, out: &Output, phrases: &PhraseSet) -> usize {
     assert!(
         out.status.success(),
         "{}",
@@ -38,14 +43,13 @@ fn check_answers(file: &Path, out: &Output) -> usize {
     );
     let problem = Problem::parse(&std::fs::read(file).unwrap(), "problem").expect("parses");
     let setup = Setup::new(problem);
-    let phrases = PhraseSet::known();
     let parsed: Value = serde_json::from_slice(&out.stdout).expect("the answer is JSON");
     let solutions = parsed.as_array().expect("an array");
     for s in solutions {
         let text = s["solution"].as_str().expect("a command string");
         let seed = s["seed"].as_u64().expect("a seed");
         let tag = s["tag"].as_str().expect("a tag");
-        let scored = evaluate(&setup, seed, text, &phrases).expect("the seed is the problem's");
+        let scored = evaluate(&setup, seed, text, phrases).expect("the seed is the problem's");
         assert!(scored.error.is_none(), "seed {seed}: {:?}", scored.error);
         assert!(
             tag.ends_with(&format!(" {}", scored.score)),
@@ -150,5 +154,60 @@ fn the_largest_legal_board_answers_within_the_time() {
     let file = write("largest", &value);
     let (out, took) = play(&["-f", file.to_str().unwrap(), "-t", "3"]);
     assert_eq!(check_answers(&file, &out), 1);
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+}
+
+/// The phrase sets a judge runs with: `-p` only (custom, case mixed), phrases no unit can
+/// spell, and none; every solution re-scored with that run's own set, and no phrase outside it
+/// can count.
+#[test]
+fn each_phrase_set_is_exactly_the_p_arguments() {
+    let file = problem(1);
+    let name = file.to_str().unwrap();
+    let sets: [&[&str]; 3] = [&["Ei!", "AAAL", "llll"], &["ep", "bP!", "dkd"], &[]];
+    for set in sets {
+        let mut args = vec!["-f", name, "-t", "2"];
+        for p in set {
+            args.extend(["-p", p]);
+        }
+        let (out, took) = play(&args);
+        let phrases = PhraseSet::new(set.iter().map(|p| p.to_string()).collect()).unwrap();
+        assert_eq!(check_answers_with(&file, &out, &phrases), 1, "{set:?}");
+        assert!(took < Duration::from_secs(8), "{set:?} took {took:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("phrases of power"), "{stderr}");
+        let parsed: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let text = parsed[0]["solution"].as_str().unwrap();
+        let problem = Problem::parse(&std::fs::read(&file).unwrap(), "p").unwrap();
+        let e = evaluate(&Setup::new(problem), 0, text, &phrases).unwrap();
+        // The unspellable set may still count where a phrase spans a lock ("e" locking one unit,
+        // "p" moving the next): legal, and never sought.
+        match set.first() {
+            Some(&"Ei!") => assert!(e.power_score > 0, "{set:?}: nothing spelled"),
+            None => assert_eq!(e.power_score, 0),
+            _ => {}
+        }
+    }
+}
+
+/// A game of two units, and one of 5000 units on several seeds: answered within -t plus the
+/// judge's tolerance (generous slack for a loaded test machine; exact figures in the docs).
+#[test]
+fn tiny_and_long_games_answer_within_the_time() {
+    let tiny = serde_json::json!({
+        "id": 3, "width": 10, "height": 9, "filled": [], "sourceLength": 2,
+        "sourceSeeds": [0], "units": small_units()
+    });
+    let file = write("tiny", &tiny);
+    let (out, took) = play(&["-f", file.to_str().unwrap(), "-t", "2", "--known-phrases"]);
+    assert_eq!(check_answers_with(&file, &out, &PhraseSet::known()), 1);
+    assert!(took < Duration::from_secs(6), "took {took:?}");
+    let long = serde_json::json!({
+        "id": 4, "width": 30, "height": 60, "filled": [], "sourceLength": 5000,
+        "sourceSeeds": [0, 1, 2], "units": small_units()
+    });
+    let file = write("long", &long);
+    let (out, took) = play(&["-f", file.to_str().unwrap(), "-t", "4", "-c", "2"]);
+    assert_eq!(check_answers(&file, &out), 3);
     assert!(took < Duration::from_secs(10), "took {took:?}");
 }

@@ -12,13 +12,15 @@ fn problem_path(id: usize) -> String {
     )
 }
 
-/// Runs `play_icfp2015 -t SECONDS -c 2` on the problems: its solutions and the wall time.
+/// Runs `play_icfp2015 -t SECONDS -c 2 --known-phrases` on the problems: its solutions and the
+/// wall time.
 fn play(ids: &[usize], seconds: u32) -> (Vec<Solution>, f64) {
     let mut args = vec![
         "-t".to_string(),
         seconds.to_string(),
         "-c".to_string(),
         "2".to_string(),
+        "--known-phrases".to_string(),
     ];
     for &id in ids {
         args.extend(["-f".to_string(), problem_path(id)]);

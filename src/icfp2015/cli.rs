@@ -1,7 +1,10 @@
 //! `podium icfp2015 score|play|bench|show`: the clap types and their runner. Output follows the
 //! official evaluator; bad input is one line naming the file, field or position, with exit code 2.
 
+use super::gen::phrases::{phrase_set as random_phrases, Kind};
+use super::gen::problem::{generate, to_json as generate_json, Spec};
 use super::place::weights::Weights;
+use super::play::BenchOptions;
 use super::rules::commands::first_invalid;
 use super::rules::game::{evaluate, Evaluation, Setup};
 use super::rules::phrases::PhraseSet;
@@ -44,10 +47,20 @@ pub enum Icfp2015Command {
         /// table.
         #[arg(long)]
         json: bool,
-        /// Only these problem ids (comma-separated; default all 25).
+        /// Only these problem ids (comma-separated; default all 25, or the whole generated set).
         #[arg(long, value_name = "IDS", value_delimiter = ',')]
         only: Vec<i64>,
+        /// The phrase set to play with: the 18 known ones (as the leaderboard was scored), none,
+        /// or a generated set of 6 (fixed seed; `gen --phrases KIND` prints it).
+        #[arg(long, value_name = "SET", default_value = "known")]
+        phrase_set: BenchPhrases,
+        /// Play the fixed generated set (`gen::set`, ids 1000 and up) instead of the qualifiers.
+        #[arg(long)]
+        generated: bool,
     },
+    /// Write a random problem (the contest's JSON) from documented distributions, deterministic
+    /// by --seed; or, with --phrases, a random phrase set, one phrase a line.
+    Gen(GenArgs),
     /// Replay a command string: the board, unit, pivot and score at any step, in the terminal
     /// (ANSI colours) or as an SVG.
     Show {
@@ -99,6 +112,98 @@ pub enum Icfp2015Command {
     },
 }
 
+/// The phrase sets `bench` plays with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchPhrases {
+    Known,
+    None,
+    Moves,
+    Unspellable,
+    Long,
+    Mixed,
+}
+
+impl BenchPhrases {
+    /// The set: the known 18, none, or 6 generated phrases of the kind from seed 1.
+    pub fn set(self) -> PhraseSet {
+        let kind = match self {
+            BenchPhrases::Known => return PhraseSet::known(),
+            BenchPhrases::None => return PhraseSet::none(),
+            BenchPhrases::Moves => Kind::Moves,
+            BenchPhrases::Unspellable => Kind::Unspellable,
+            BenchPhrases::Long => Kind::Long,
+            BenchPhrases::Mixed => Kind::Mixed,
+        };
+        PhraseSet::new(random_phrases(kind, BENCH_PHRASES, 1)).expect("generated phrases are valid")
+    }
+}
+
+/// Phrases in a generated bench set.
+const BENCH_PHRASES: usize = 6;
+
+/// `podium icfp2015 gen`: the problem's values not given are drawn (distributions in
+/// `gen::problem::Spec` and docs/icfp2015.md).
+#[derive(clap::Args, Debug, Clone)]
+pub struct GenArgs {
+    /// The seed of every random draw.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The problem's id [default: the seed].
+    #[arg(long)]
+    pub id: Option<i64>,
+    /// Board width, 1 to 128 [default: log-uniform 5..=100].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=128))]
+    pub width: Option<u64>,
+    /// Board height, 1 to 10000 [default: log-uniform 5..=100].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10000))]
+    pub height: Option<u64>,
+    /// Distinct unit shapes, 1 to 1000 [default: log-uniform 1..=50].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub shapes: Option<u64>,
+    /// Cells of the largest unit, 1 to 50 [default: log-uniform 1..=12].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=50))]
+    pub max_size: Option<u64>,
+    /// Units in the game (sourceLength), 0 to 1000000 [default: log-uniform 1..=5000].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub length: Option<u64>,
+    /// Source seeds, 1 to 1000 [default: 1 half the time, else 2..=10].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub seeds: Option<u64>,
+    /// Share of the lower 60 % of the board pre-filled, 0 to 0.9 [default: 0 with
+    /// probability 0.4, else 0.05..0.4].
+    #[arg(long, value_parser = parse_fill)]
+    pub fill: Option<f64>,
+    /// Print a random phrase set of this kind instead of a problem.
+    #[arg(long, value_name = "KIND")]
+    pub phrases: Option<Kind>,
+    /// Phrases in the set (with --phrases), 1 to 100.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub count: u64,
+}
+
+fn parse_fill(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=0.9).contains(&v) => Ok(v),
+        _ => Err(format!("{text:?} is not a share from 0 to 0.9")),
+    }
+}
+
+impl GenArgs {
+    fn spec(&self) -> Spec {
+        let size = |v: Option<u64>| v.map(|v| v as usize);
+        Spec {
+            id: self.id.unwrap_or(self.seed as i64),
+            width: size(self.width),
+            height: size(self.height),
+            shapes: size(self.shapes),
+            max_size: size(self.max_size),
+            length: size(self.length),
+            seeds: size(self.seeds),
+            fill: self.fill,
+        }
+    }
+}
+
 /// The contest's program interface: `-f FILE... -t SECONDS -m MEGABYTES -c CORES -p PHRASE...`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PlayArgs {
@@ -122,14 +227,20 @@ pub struct PlayArgs {
     pub phrases: PhraseArgs,
 }
 
-/// The phrases of power in play (`-p`, as the contest's program interface had it).
+/// The phrases of power in play: exactly the `-p` arguments, as the contest's program interface
+/// had it (none: the move score alone), and the 18 known ones on request.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct PhraseArgs {
-    /// A phrase of power (repeatable); added to the 18 known ones unless --no-default-phrases.
+    /// A phrase of power (repeatable). The phrases in play are exactly these (plus the 18 known
+    /// ones with --known-phrases); with none, only the move score counts.
     #[arg(short = 'p', long = "phrase", value_name = "PHRASE")]
     pub phrases: Vec<String>,
-    /// Let -p replace the 18 known phrases instead of adding to them.
+    /// Add the 18 phrases known from the qualifier ("Ei!", "Ia! Ia!", ...) to the set.
     #[arg(long)]
+    pub known_phrases: bool,
+    /// Accepted and ignored: -p always replaced the known phrases under it, as it now does
+    /// without it (the older default added -p to them).
+    #[arg(long, hide = true)]
     pub no_default_phrases: bool,
 }
 
@@ -182,6 +293,18 @@ pub fn run_with(
             let played = super::play::play_all(&setups, &phrases, time, threads);
             writeln!(out, "{}", Solution::to_json(&played))
                 .and_then(|()| out.flush())
+                .map_err(write_err)?;
+            // After the answer, so a failed write is still the only line on stderr.
+            eprintln!("icfp2015 play: played with {}", phrases.describe());
+            Ok(())
+        }
+        Icfp2015Command::Gen(args) => {
+            let text = match args.phrases {
+                Some(kind) => random_phrases(kind, args.count as usize, args.seed).join("\n"),
+                None => generate_json(&generate(&args.spec(), args.seed)),
+            };
+            writeln!(out, "{text}")
+                .and_then(|()| out.flush())
                 .map_err(write_err)
         }
         Icfp2015Command::Bench {
@@ -189,8 +312,27 @@ pub fn run_with(
             cores,
             json,
             only,
+            phrase_set,
+            generated,
         } => {
             Weights::from_env().map_err(CliError::input)?;
+            let options = BenchOptions {
+                phrases: phrase_set.set(),
+                generated,
+            };
+            if generated {
+                let cores = crate::core::cli::threads_available(cores.unwrap_or(usize::MAX));
+                let per_problem = Duration::from_secs_f64(per_problem);
+                let bench = |table: &mut dyn Write, report: &mut Report| {
+                    super::play::bench_generated(per_problem, cores, &only, &options, table, report)
+                };
+                return if json {
+                    bench(&mut std::io::sink(), &mut Report::json(out))
+                } else {
+                    bench(out, &mut Report::none())
+                }
+                .map_err(write_err);
+            }
             if let Some(id) = only.iter().find(|&&id| !(0..25).contains(&id)) {
                 return Err(CliError::input(format!(
                     "icfp2015 bench --only: {id} is not a qualifier problem id (0..=24)"
@@ -200,9 +342,17 @@ pub fn run_with(
             let per_problem = Duration::from_secs_f64(per_problem);
             if json {
                 let mut report = Report::json(out);
-                super::play::bench(per_problem, cores, &only, &mut std::io::sink(), &mut report)
+                let sink = &mut std::io::sink();
+                super::play::bench_with(per_problem, cores, &only, &options, sink, &mut report)
             } else {
-                super::play::bench(per_problem, cores, &only, out, &mut Report::none())
+                super::play::bench_with(
+                    per_problem,
+                    cores,
+                    &only,
+                    &options,
+                    out,
+                    &mut Report::none(),
+                )
             }
             .map_err(write_err)
         }
@@ -255,7 +405,7 @@ pub fn run_with(
 }
 
 fn phrase_set(args: &PhraseArgs) -> Result<PhraseSet, CliError> {
-    PhraseSet::with(&args.phrases, args.no_default_phrases).map_err(CliError::input)
+    PhraseSet::with(&args.phrases, args.known_phrases).map_err(CliError::input)
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {

@@ -272,6 +272,30 @@ pub fn bench(
     out: &mut dyn Write,
     report: &mut Report,
 ) -> std::io::Result<()> {
+    let options = BenchOptions {
+        phrases: PhraseSet::known(),
+        generated: false,
+    };
+    bench_with(per_problem, cores, only, &options, out, report)
+}
+
+/// What a bench plays: with which phrases, on which problems.
+pub struct BenchOptions {
+    pub phrases: PhraseSet,
+    /// The generated set (`gen::set`) instead of the qualifiers.
+    pub generated: bool,
+}
+
+/// [`bench`] with a phrase set of `options` (the leaderboard's scores were made with the known
+/// 18, so only those compare).
+pub fn bench_with(
+    per_problem: Duration,
+    cores: usize,
+    only: &[i64],
+    options: &BenchOptions,
+    out: &mut dyn Write,
+    report: &mut Report,
+) -> std::io::Result<()> {
     let setups: Vec<Setup> = QUALIFIER_PROBLEMS
         .iter()
         .enumerate()
@@ -281,11 +305,12 @@ pub fn bench(
         })
         .collect();
     let rows = leaderboard();
-    let phrases = PhraseSet::known();
+    let phrases = &options.phrases;
     writeln!(
         out,
-        "icfp2015 ({SOLVER_TAG}, {:.1} s per problem, {cores} threads)",
-        per_problem.as_secs_f64()
+        "icfp2015 ({SOLVER_TAG}, {:.1} s per problem, {cores} threads; {})",
+        per_problem.as_secs_f64(),
+        phrases.describe()
     )?;
     writeln!(
         out,
@@ -306,12 +331,12 @@ pub fn bench(
         }
         let seeds = setup.problem.source_seeds.len();
         let played = Instant::now();
-        let solutions = play_all(std::slice::from_ref(setup), &phrases, per_problem, cores);
+        let solutions = play_all(std::slice::from_ref(setup), phrases, per_problem, cores);
         let total: u64 = solutions.iter().map(tagged_score).sum();
         let ours = total / seeds.max(1) as u64;
         report.record(&Record {
             problem: "icfp2015",
-            case: setup.problem.id.to_string(),
+            case: case_name(&setup.problem.id.to_string(), phrases),
             score: Some(ours as f64),
             references: vec![
                 ("frictionless_bananas", row.bananas as f64),
@@ -350,6 +375,87 @@ pub fn bench(
         sums[2],
         sums[3],
         sums[0] as f64 / sums[1].max(1) as f64,
+        started.elapsed().as_secs_f64()
+    )
+}
+
+/// A bench record's case: the problem, and the phrase set unless it is the known 18.
+fn case_name(problem: &str, phrases: &PhraseSet) -> String {
+    let described = phrases.describe();
+    if described.starts_with("the 18 known") {
+        problem.to_string()
+    } else {
+        format!("{problem} ({described})")
+    }
+}
+
+/// Plays the generated set (`gen::set`; ids 1000 and up, those of `only` if it is not empty)
+/// and prints each problem's shape and our score (floor of the mean over its seeds).
+pub fn bench_generated(
+    per_problem: Duration,
+    cores: usize,
+    only: &[i64],
+    options: &BenchOptions,
+    out: &mut dyn Write,
+    report: &mut Report,
+) -> std::io::Result<()> {
+    let phrases = &options.phrases;
+    let problems: Vec<(String, Problem)> = crate::icfp2015::gen::set::problems()
+        .into_iter()
+        .filter(|(_, p)| only.is_empty() || only.contains(&p.id))
+        .collect();
+    writeln!(
+        out,
+        "icfp2015 generated set ({SOLVER_TAG}, {:.1} s per problem, {cores} threads; {})",
+        per_problem.as_secs_f64(),
+        phrases.describe()
+    )?;
+    writeln!(
+        out,
+        "{:>5} {:<15} {:>9} {:>6} {:>8} {:>6} {:>6} {:>5} {:>9}",
+        "id", "name", "board", "shapes", "max size", "units", "filled", "seeds", "podium"
+    )?;
+    let started = Instant::now();
+    let mut sum = 0;
+    let mut progress = Progress::new("icfp2015 bench", problems.len(), !report.is_json());
+    for (name, problem) in problems {
+        let setup = Setup::new(problem);
+        let p = &setup.problem;
+        let played = Instant::now();
+        let solutions = play_all(std::slice::from_ref(&setup), phrases, per_problem, cores);
+        let total: u64 = solutions.iter().map(tagged_score).sum();
+        let ours = total / p.source_seeds.len().max(1) as u64;
+        sum += ours;
+        report.record(&Record {
+            problem: "icfp2015",
+            case: case_name(&format!("generated {name}"), phrases),
+            score: Some(ours as f64),
+            runs: vec![played.elapsed()],
+            ..Record::default()
+        })?;
+        progress.advance(&format!("podium {sum}"));
+        let max_size = p.units.iter().map(|u| u.members.len()).max().unwrap_or(0);
+        writeln!(
+            out,
+            "{:>5} {:<15} {:>9} {:>6} {:>8} {:>6} {:>6} {:>5} {:>9}",
+            p.id,
+            name,
+            format!("{}x{}", p.width, p.height),
+            p.units.len(),
+            max_size,
+            p.source_length,
+            p.filled.len(),
+            p.source_seeds.len(),
+            ours
+        )?;
+    }
+    writeln!(
+        out,
+        "{:>5} {:<15} {:>47} {:>9}   ({:.1} s)",
+        "sum",
+        "",
+        "",
+        sum,
         started.elapsed().as_secs_f64()
     )
 }

@@ -16,6 +16,7 @@ use crate::icfp2015::place::weights::Weights;
 use crate::icfp2015::rules::game::{evaluate, Game, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
+use crate::icfp2015::spell::power::power_per_row;
 use crate::icfp2015::spell::route::Scribe;
 use std::time::{Duration, Instant};
 
@@ -55,6 +56,7 @@ pub fn solve_variant(
     let remaining = deadline.remaining();
     let routes = route_cost(setup, seed, phrases);
     let few_games = routes > remaining.mul_f64(0.2);
+    let power = power_per_row(phrases, setup);
     let beam_time = if few_games {
         remaining
             .saturating_sub(routes.mul_f64(ROUTE_MARGIN))
@@ -63,11 +65,27 @@ pub fn solve_variant(
         remaining.mul_f64(BEAM_SHARE)
     };
     // Where only a few games fit, and band plans promise more, they are all band plans.
-    if few_games {
-        if let Some(band) = bands_promise_more(setup, seed, &mut rng) {
-            let first = (band, routes);
-            return solve_bands(setup, seed, phrases, deadline, variant, first, &mut rng);
-        }
+    // Where the beam is slow (a width-1 plan of the game would take a tenth of the time), a
+    // band plan that lasts the game is routed instead: a beam that cannot finish leaves only
+    // the drop answer (problem 24 without -p: 29 at -t 10). Taking any band plan where the beam
+    // would take 40 % of the time cost a generated 9 x 33 game of 3,667 units most of its score.
+    let band_power = power.round() as u64;
+    // Comparing with a width-1 beam plan takes that plan's time: only where it is short.
+    let cost = beam_cost(setup, seed);
+    let mut band = if power >= BAND_POWER && few_games && cost < remaining.mul_f64(0.2) {
+        bands_promise_more(setup, seed, band_power, &mut rng)
+    } else {
+        None
+    };
+    if band.is_none() && cost > remaining.mul_f64(0.1) {
+        let order = Game::new(setup, seed).order().to_vec();
+        let weights = bands::band_weights(setup, 4.0);
+        let plan = bands::greedy(setup, &setup.start, &order, &weights, band_power, &mut rng);
+        band = (plan.locks.len() == order.len()).then_some(plan);
+    }
+    if let Some(band) = band {
+        let first = (band, routes, band_power);
+        return solve_bands(setup, seed, phrases, deadline, variant, first, &mut rng);
     }
     let mut attempts = variant;
     let mut weights = attempt_weights(setup, attempts, &mut rng);
@@ -153,7 +171,7 @@ pub fn solve_variant(
 /// one game's routes take a fifth of the time or more, so that only a few games can be played:
 /// on the small boards, where many are, the beam's games score more than the greedy merit says
 /// (bands promise more on 15, 17, 20, 22 and 23 too).
-fn bands_promise_more(setup: &Setup, seed: u32, rng: &mut Rng) -> Option<bands::Sweep> {
+fn bands_promise_more(setup: &Setup, seed: u32, power: u64, rng: &mut Rng) -> Option<bands::Sweep> {
     let game = Game::new(setup, seed);
     let order = game.order();
     let band = bands::greedy(
@@ -161,13 +179,48 @@ fn bands_promise_more(setup: &Setup, seed: u32, rng: &mut Rng) -> Option<bands::
         &setup.start,
         order,
         &bands::band_weights(setup, 4.0),
+        power,
         rng,
     );
+    let locks = greedy_plan(setup, seed);
+    let usual = bands::merit(setup, &setup.start, order, &locks, power);
+    let promise = band.merit as f64 > 1.1 * usual as f64;
+    promise.then_some(band)
+}
+
+/// A width-1 beam plan of the whole game with the setup's weights.
+fn greedy_plan(setup: &Setup, seed: u32) -> Vec<Pos> {
+    let game = Game::new(setup, seed);
+    let order = game.order();
     let now = Deadline::after(Duration::ZERO);
     let weights = Weights::for_setup(setup);
-    let locks = plan(setup, &setup.start, order, &weights, &now, order.len(), &[]);
-    let promise = band.merit as f64 > 1.1 * bands::merit(setup, &setup.start, order, &locks) as f64;
-    promise.then_some(band)
+    plan(setup, &setup.start, order, &weights, &now, order.len(), &[])
+}
+
+/// Units planned to estimate the cost of a width-1 beam plan of a game.
+const BEAM_SAMPLE: usize = 32;
+
+/// An estimate of a width-1 beam plan's time over the whole game: its first units timed and
+/// scaled to the game's length.
+fn beam_cost(setup: &Setup, seed: u32) -> Duration {
+    let game = Game::new(setup, seed);
+    let order = game.order();
+    let sample = &order[..order.len().min(BEAM_SAMPLE)];
+    let now = Deadline::after(Duration::ZERO);
+    let weights = Weights::for_setup(setup);
+    let started = Instant::now();
+    plan(
+        setup,
+        &setup.start,
+        sample,
+        &weights,
+        &now,
+        sample.len(),
+        &[],
+    );
+    started
+        .elapsed()
+        .mul_f64(order.len() as f64 / sample.len().max(1) as f64)
 }
 
 /// [`solve_variant`] with band plans: each game the best of the greedy band plans made while
@@ -180,10 +233,10 @@ fn solve_bands(
     phrases: &PhraseSet,
     deadline: &Deadline,
     variant: u32,
-    first: (bands::Sweep, Duration),
+    first: (bands::Sweep, Duration, u64),
     rng: &mut Rng,
 ) -> Played {
-    let (band, routes) = first;
+    let (band, routes, power) = first;
     let mut band = Some(band);
     let mut best: Option<Played> = None;
     let mut attempts = variant;
@@ -205,6 +258,7 @@ fn solve_bands(
             opening.game.board(),
             &order,
             &Deadline::after(planning),
+            power,
             rng,
         );
         let played;
@@ -224,6 +278,10 @@ fn solve_bands(
 /// little: the best of 17 plans had the merit of the best of 3 (302,804 against 302,762), and an
 /// estimate from the band plan's own first units (8.3 s) left the routes without the DP (276,344).
 const BAND_ROUTE_MARGIN: f64 = 1.1;
+
+/// Band plans value a row fallen at `bands::POWER_PER_ROW` (6); a phrase set that earns less
+/// than this per row does not plan in bands.
+const BAND_POWER: f64 = 4.0;
 
 /// Share of a game's time in which plans that die early are compared before any is routed.
 const SCOUT_SHARE: f64 = 0.55;
@@ -269,13 +327,14 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
         &[],
     );
     let started = Instant::now();
-    let mut scribe = Scribe::new(phrases);
+    let mut scribe = Scribe::for_setup(phrases, setup);
     scribe.use_dp = true;
     for (k, &lock) in locks.iter().enumerate() {
         if game.is_over() {
             break;
         }
-        scribe.route(&mut game, lock, locks.get(k + 1).copied(), true);
+        let spell = scribe.can_spell();
+        scribe.route(&mut game, lock, locks.get(k + 1).copied(), spell);
     }
     started
         .elapsed()
@@ -305,7 +364,7 @@ struct Opening<'a, 'p> {
 impl<'a, 'p> Opening<'a, 'p> {
     fn new(setup: &'a Setup, seed: u32, phrases: &'p PhraseSet, chains: u64) -> Self {
         let mut game = Game::new(setup, seed);
-        let mut scribe = Scribe::new(phrases);
+        let mut scribe = Scribe::for_setup(phrases, setup);
         if chains != 0 {
             scribe.open_chains(&mut game, chains);
         }
@@ -320,7 +379,8 @@ impl<'a, 'p> Opening<'a, 'p> {
 
 /// The weights of attempt `k`: the defaults (twice: without and with chains), then a
 /// stack-height term, then a line bonus, then random perturbations of the defaults; odd
-/// attempts do not hold single-row clears.
+/// attempts do not hold single-row clears. The drop weight stays whatever the phrases: without
+/// any, problem 18 scored 1,666 and 2,366 with it at 0 against 6,636 at 4 (`play -t 10 -c 1`).
 //
 // hold_single on every attempt lowered problems 17 and 19 (one-cell units on half-filled
 // boards) from ~7,300 to ~6,300 and ~7,100 to ~6,350 (bench --per-problem 30 -c 2); off,
@@ -364,12 +424,15 @@ fn route_game(
     } = opening;
     let route_started = Instant::now();
     for (k, &lock) in locks.iter().enumerate() {
-        if game.is_over() {
+        // Past the deadline the game so far is the answer (a prefix of a legal answer is legal):
+        // routes that ran over left only the drop answer (a generated 55 x 58 game of 2,511
+        // units without phrases: its routes, estimated 5.4 s, had 3.6 s).
+        if game.is_over() || (k > 0 && deadline.expired()) {
             break;
         }
         // Spelling stops only when the game's time is up (with a margin for the evaluation),
         // except on the first unit, which can collect each phrase's +300.
-        let spell = k == 0 || deadline.fraction_used() < 0.97;
+        let spell = scribe.can_spell() && (k == 0 || deadline.fraction_used() < 0.97);
         // The DP costs several times the greedy route (about 3 ms a unit on the 100-column
         // problem 24): it runs while the time left holds the units left at the mean cost so
         // far with a margin, so a loaded machine spells with the greedy instead of not at all.
@@ -414,7 +477,7 @@ mod tests {
             let mut rng = Rng::new(1);
             let seed = setup.problem.source_seeds[0];
             assert_eq!(
-                bands_promise_more(&setup, seed, &mut rng).is_some(),
+                bands_promise_more(&setup, seed, bands::POWER_PER_ROW, &mut rng).is_some(),
                 expected,
                 "problem {id}"
             );

@@ -1,4 +1,4 @@
-//! Phrases of power: the set in play (default the 18 known ones), counting overlapping,
+//! Phrases of power: the set in play (the `-p` arguments, or the 18 known ones), counting overlapping,
 //! case-insensitive occurrences on the raw string with an Aho-Corasick automaton, and the power score.
 
 use std::fmt;
@@ -67,12 +67,17 @@ impl PhraseSet {
             .expect("the known phrases are valid")
     }
 
-    /// `extra` after the known phrases (`replace` drops the known ones), as `-p` does.
-    pub fn with(extra: &[String], replace: bool) -> Result<PhraseSet, PhraseError> {
-        let mut all: Vec<String> = if replace {
-            Vec::new()
-        } else {
+    /// No phrases: the move score alone counts.
+    pub fn none() -> PhraseSet {
+        PhraseSet::build(Vec::new(), Vec::new())
+    }
+
+    /// The phrases of `-p` (`extra`), after the 18 known ones if `known` (`--known-phrases`).
+    pub fn with(extra: &[String], known: bool) -> Result<PhraseSet, PhraseError> {
+        let mut all: Vec<String> = if known {
             KNOWN_PHRASES.iter().map(|s| s.to_string()).collect()
+        } else {
+            Vec::new()
         };
         all.extend(extra.iter().cloned());
         PhraseSet::new(all)
@@ -105,6 +110,27 @@ impl PhraseSet {
             )));
         }
         Ok(PhraseSet::build(kept, lower))
+    }
+
+    /// What the set is, for the line a run prints: none, the 18 known, or how many and which.
+    pub fn describe(&self) -> String {
+        let known = KNOWN_PHRASES.len();
+        let is_known =
+            self.len() == known && self.phrases.iter().zip(KNOWN_PHRASES).all(|(a, b)| a == b);
+        match self.len() {
+            0 => "no phrases of power (move score only)".to_string(),
+            _ if is_known => format!("the {known} known phrases of power"),
+            n => {
+                let shown: Vec<String> = self
+                    .phrases
+                    .iter()
+                    .take(6)
+                    .map(|p| format!("{p:?}"))
+                    .collect();
+                let more = if n > 6 { ", ..." } else { "" };
+                format!("{n} phrases of power: {}{more}", shown.join(", "))
+            }
+        }
     }
 
     fn build(phrases: Vec<String>, lower: Vec<Vec<u8>>) -> PhraseSet {
@@ -327,13 +353,13 @@ mod tests {
     #[test]
     fn replacing_adding_and_rejecting() {
         let extra = vec!["pkkpdbbd".to_string(), "EI!".to_string()];
-        let added = PhraseSet::with(&extra, false).unwrap();
+        let added = PhraseSet::with(&extra, true).unwrap();
         assert_eq!(added.len(), 19);
         assert_eq!(added.phrases()[18], "pkkpdbbd");
-        let replaced = PhraseSet::with(&extra, true).unwrap();
+        let replaced = PhraseSet::with(&extra, false).unwrap();
         assert_eq!(replaced.phrases(), ["pkkpdbbd", "EI!"]);
         assert_eq!(
-            PhraseSet::with(&[String::new()], true)
+            PhraseSet::with(&[String::new()], false)
                 .unwrap_err()
                 .to_string(),
             "icfp2015 phrases: a phrase is empty"

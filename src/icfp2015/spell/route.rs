@@ -16,12 +16,13 @@
 
 use super::chain;
 use super::dp::{Planner, Request};
+use super::power;
 use super::reach::{bfs, distances_to, UNREACHED};
 use super::span;
 use super::words::{follow_table, spam_phrases, words_of, Word};
 use crate::icfp2015::place::placement::Grid;
 use crate::icfp2015::rules::commands::Command;
-use crate::icfp2015::rules::game::{target, Game, Outcome};
+use crate::icfp2015::rules::game::{target, Game, Outcome, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
 use std::collections::HashMap;
@@ -65,7 +66,23 @@ struct Mark {
 
 impl<'p> Scribe<'p> {
     pub fn new(phrases: &'p PhraseSet) -> Scribe<'p> {
-        let words = words_of(phrases);
+        Scribe::with_words(phrases, words_of(phrases))
+    }
+
+    /// A scribe for the units of `setup`: it never tries a phrase none of them can spell
+    /// (`power::spells`), though the automaton still counts it.
+    pub fn for_setup(phrases: &'p PhraseSet, setup: &Setup) -> Scribe<'p> {
+        let mut words = words_of(phrases);
+        words.retain(|w| {
+            setup
+                .units
+                .iter()
+                .any(|u| power::spells(&w.commands, &|p| u.canonical_pos(p)))
+        });
+        Scribe::with_words(phrases, words)
+    }
+
+    fn with_words(phrases: &'p PhraseSet, words: Vec<Word>) -> Scribe<'p> {
         let (spam, spam_index) = spam_phrases(phrases, &words);
         Scribe {
             phrases,
@@ -81,6 +98,11 @@ impl<'p> Scribe<'p> {
             counts: vec![0; phrases.len()],
             text: Vec::new(),
         }
+    }
+
+    /// Whether any phrase can be tried at all: without one, routes go straight to their locks.
+    pub fn can_spell(&self) -> bool {
+        !self.words.is_empty()
     }
 
     /// The commands written so far.

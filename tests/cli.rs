@@ -161,7 +161,8 @@ fn every_argument_has_help_text_and_every_command_a_version() {
     assert!(commands.len() > 20, "{commands:?}");
     for path in commands {
         let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
-        args.push("--help");
+        // -h: one line per argument (--help puts a long help under its argument).
+        args.push("-h");
         let help = text(&podium(&args, b"").stdout);
         let mut in_arguments = false;
         for line in help.lines() {

@@ -139,7 +139,7 @@ fn solve_file(
     let reserved = clock.elapsed();
     let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
     if !prefault && memory::is_small(problem.depth, problem.board.empty_cells()) {
-        memory::small_pages(&mut buffers);
+        arena.prefer_small_pages();
     }
     let read = clock.elapsed();
     let mut layers = Vec::new();

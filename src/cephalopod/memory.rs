@@ -57,43 +57,12 @@ pub fn is_small(depth: u32, empty_cells: u32) -> bool {
     depth <= SMALL_CASE_DEPTH || empty_cells == 0
 }
 
-/// Withdraws the arena's huge-page hint from the buffers, so a small case's first touches fault
-/// in 4 KiB pages.
-pub fn small_pages(buffers: &mut Buffers) {
-    #[cfg(target_os = "linux")]
-    {
-        let start = buffers.states[0].as_ptr() as usize;
-        let end = buffers.slots.as_ptr_range().end as usize;
-        let page = 4096;
-        let first = start - start % page;
-        // SAFETY: the range covers whole pages of the arena's one mapping (the buffers are carved
-        // from it in order, states first, slots last); MADV_NOHUGEPAGE only changes how later
-        // faults are served, never the memory's contents. A refusal leaves the hint in place.
-        unsafe {
-            libc::madvise(
-                first as *mut libc::c_void,
-                end.next_multiple_of(page) - first,
-                libc::MADV_NOHUGEPAGE,
-            );
-        }
-    }
-}
-
 /// Blocks at least this big get the huge-page hint from the pip engine.
 const HUGE_HINT_FROM_BYTES: usize = 4 << 20;
 
-/// Asks for huge pages on the whole 2 MiB pages inside a fresh, untouched heap block (malloc
-/// maps big blocks afresh), so its first touches fault 2 MiB at a time instead of 4 KiB.
+/// The huge-page hint for one of the pip engine's fresh blocks, if it is big enough to pay.
 pub fn hint_huge_pages(start: *const u8, bytes: usize) {
-    const HUGE: usize = 2 << 20;
-    #[cfg(target_os = "linux")]
     if bytes >= HUGE_HINT_FROM_BYTES {
-        let first = (start as usize).next_multiple_of(HUGE);
-        let end = (start as usize + bytes) / HUGE * HUGE;
-        // SAFETY: `first..end` is whole pages inside the caller's block; MADV_HUGEPAGE changes
-        // neither contents nor access, and a refusal just leaves small pages.
-        unsafe {
-            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
-        }
+        crate::core::arena::hint_huge_pages(start, bytes);
     }
 }

@@ -57,6 +57,13 @@ pub enum Icfp2015Command {
         /// Play the fixed generated set (`gen::set`, ids 1000 and up) instead of the qualifiers.
         #[arg(long)]
         generated: bool,
+        /// Only shard I of N (0-based) of the problems, by a hash of the problem id.
+        #[arg(long, value_name = "I/N", value_parser = crate::core::shard::Shard::parse)]
+        shard: Option<crate::core::shard::Shard>,
+        /// Keep each qualifier game's solution in the best-solution store DIR when it beats the
+        /// stored one (see `podium best`).
+        #[arg(long, value_name = "DIR")]
+        store: Option<PathBuf>,
     },
     /// Write a random problem (the contest's JSON) from documented distributions, deterministic
     /// by --seed; or, with --phrases, a random phrase set, one phrase a line.
@@ -225,6 +232,10 @@ pub struct PlayArgs {
     pub cores: Option<usize>,
     #[command(flatten)]
     pub phrases: PhraseArgs,
+    /// Keep each solution of a bundled qualifier problem in the best-solution store DIR when it
+    /// beats the stored one (see `podium best`).
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
 }
 
 /// The phrases of power in play: exactly the `-p` arguments, as the contest's program interface
@@ -296,7 +307,10 @@ pub fn run_with(
                 .map_err(write_err)?;
             // After the answer, so a failed write is still the only line on stderr.
             eprintln!("icfp2015 play: played with {}", phrases.describe());
-            Ok(())
+            match &args.store {
+                Some(dir) => super::play::store_solutions(dir, &setups, &phrases, &played),
+                None => Ok(()),
+            }
         }
         Icfp2015Command::Gen(args) => {
             let text = match args.phrases {
@@ -314,12 +328,34 @@ pub fn run_with(
             only,
             phrase_set,
             generated,
+            shard,
+            store,
         } => {
             Weights::from_env().map_err(CliError::input)?;
             let options = BenchOptions {
                 phrases: phrase_set.set(),
                 generated,
+                store,
             };
+            let mut only = only;
+            if let Some(shard) = shard {
+                if only.is_empty() {
+                    only = if generated {
+                        (0..super::gen::set::specs().len() as i64)
+                            .map(|i| 1000 + i)
+                            .collect()
+                    } else {
+                        (0..25).collect()
+                    };
+                }
+                only.retain(|id| shard.contains(&id.to_string()));
+                if only.is_empty() {
+                    return Err(CliError::input(format!(
+                        "icfp2015 bench --shard {}/{}: no problem falls in this shard",
+                        shard.index, shard.count
+                    )));
+                }
+            }
             if generated {
                 let cores = crate::core::cli::threads_available(cores.unwrap_or(usize::MAX));
                 let per_problem = Duration::from_secs_f64(per_problem);

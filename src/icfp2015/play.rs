@@ -275,6 +275,7 @@ pub fn bench(
     let options = BenchOptions {
         phrases: PhraseSet::known(),
         generated: false,
+        store: None,
     };
     bench_with(per_problem, cores, only, &options, out, report)
 }
@@ -284,6 +285,44 @@ pub struct BenchOptions {
     pub phrases: PhraseSet,
     /// The generated set (`gen::set`) instead of the qualifiers.
     pub generated: bool,
+    /// The best-solution store the games' solutions are offered to.
+    pub store: Option<std::path::PathBuf>,
+}
+
+/// Offers every solution of a bundled qualifier problem (the very problem, not only its id) to
+/// the best-solution store in `dir`, with its score under `phrases`; other problems are skipped,
+/// as the store's re-scorer knows only the bundled ones.
+pub fn store_solutions(
+    dir: &std::path::Path,
+    setups: &[Setup],
+    phrases: &PhraseSet,
+    solutions: &[Solution],
+) -> Result<(), crate::core::cli::CliError> {
+    for solution in solutions {
+        let bundled = usize::try_from(solution.problem_id)
+            .ok()
+            .and_then(|i| QUALIFIER_PROBLEMS.get(i))
+            .and_then(|json| Problem::parse(json.as_bytes(), "bundled").ok());
+        let played = setups.iter().find(|s| s.problem.id == solution.problem_id);
+        if bundled.is_none() || played.map(|s| &s.problem) != bundled.as_ref() {
+            continue;
+        }
+        crate::store::icfp2015::offer(
+            dir,
+            solution.problem_id,
+            solution.seed,
+            phrases,
+            &solution.solution,
+            tagged_score(solution),
+        )
+        .map_err(|e| {
+            crate::core::cli::CliError::output(format!(
+                "icfp2015: cannot store in {}: {e}",
+                dir.display()
+            ))
+        })?;
+    }
+    Ok(())
 }
 
 /// [`bench`] with a phrase set of `options` (the leaderboard's scores were made with the known
@@ -332,6 +371,10 @@ pub fn bench_with(
         let seeds = setup.problem.source_seeds.len();
         let played = Instant::now();
         let solutions = play_all(std::slice::from_ref(setup), phrases, per_problem, cores);
+        if let Some(dir) = &options.store {
+            store_solutions(dir, std::slice::from_ref(setup), phrases, &solutions)
+                .map_err(|e| std::io::Error::other(e.message))?;
+        }
         let total: u64 = solutions.iter().map(tagged_score).sum();
         let ours = total / seeds.max(1) as u64;
         report.record(&Record {

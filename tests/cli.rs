@@ -91,6 +91,31 @@ fn stats_report_layers_memory_and_counters_without_failing() {
 }
 
 #[test]
+fn stats_draw_the_layers_as_a_picture() {
+    let picture = std::env::temp_dir().join(format!("podium-cli-{}.svg", std::process::id()));
+    let path = picture.to_str().unwrap();
+    let out = podium(&["cephalopod", "--stats", "--svg", path], CG01);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let svg = std::fs::read_to_string(&picture).unwrap();
+    // A states bar and a time bar per depth the layers reached (cg01's game ends at depth 2).
+    let depths: usize = svg
+        .split(" depths,")
+        .next()
+        .and_then(|head| head.rsplit('>').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the subtitle says how many depths");
+    assert!(depths >= 1);
+    assert_eq!(svg.matches("<rect x=").count(), 2 * depths, "{svg}");
+    std::fs::remove_file(&picture).unwrap();
+    let out = podium(&["cephalopod", "--svg", path], CG01);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "podium: the following required arguments were not provided: --stats\n"
+    );
+}
+
+#[test]
 fn bench_runs_the_bundled_cases() {
     let out = podium(
         &[

@@ -1,5 +1,5 @@
-//! `podium icfp2015 manual` driven in tmux: a scripted game that spells a phrase, saved and
-//! re-scored; a repeated position refused; Ctrl-C leaving a usable terminal; --load; no terminal.
+//! `podium icfp2015 manual` driven in tmux, the 18 known phrases in play: a scripted game that
+//! spells a phrase, saved and re-scored; a repeat refused; Ctrl-C and signals; --load; no tty.
 
 use podium::icfp2015::{Command, Game, Outcome, PhraseSet, Problem, Setup};
 use std::path::{Path, PathBuf};
@@ -27,7 +27,7 @@ fn scratch(name: &str) -> PathBuf {
 /// The shell command running the game on problem 0, then reporting its exit code and waiting.
 fn game_command(output: &Path) -> String {
     format!(
-        "'{PODIUM}' icfp2015 manual -f '{}' -o '{}'; echo \"EXIT=$?\"; stty -a; echo STTY-END; sleep 30",
+        "'{PODIUM}' icfp2015 manual -f '{}' -o '{}' --known-phrases; echo \"EXIT=$?\"; stty -a; echo STTY-END; sleep 30",
         problem(0).display(),
         output.display()
     )
@@ -123,7 +123,7 @@ fn a_scripted_game_spells_a_phrase_and_rescores_to_the_screen() {
     tmux.wait_for("EXIT=0");
 
     let scored = Process::new(PODIUM)
-        .args(["icfp2015", "score", "-f"])
+        .args(["icfp2015", "score", "--known-phrases", "-f"])
         .arg(problem(0))
         .arg("--solutions")
         .arg(&output)
@@ -253,7 +253,7 @@ fn load_continues_a_saved_game_and_quitting_unsaved_asks_again() {
     .expect("write the solution to load");
     let output = scratch("load-out.json");
     let command = format!(
-        "'{PODIUM}' icfp2015 manual -f '{}' --load '{}' -o '{}'; echo \"EXIT=$?\"; sleep 30",
+        "'{PODIUM}' icfp2015 manual -f '{}' --load '{}' -o '{}' --known-phrases; echo \"EXIT=$?\"; sleep 30",
         problem(0).display(),
         saved.display(),
         output.display()

@@ -27,6 +27,10 @@ pub struct CephalopodArgs {
     /// at the input).
     #[arg(long)]
     pub prefault: bool,
+    /// With --stats: also draw the states and the time per depth as an SVG picture into FILE
+    /// (the layered engine's layers).
+    #[arg(long, value_name = "FILE", requires = "stats")]
+    pub svg: Option<PathBuf>,
     /// The search: the layered BFS (one layer per depth; --stats shows them), or every distinct
     /// board once in pip order (fewer instructions on long games, more on short ones so far).
     #[arg(long, value_enum, default_value_t = EngineArg::Layers)]
@@ -62,8 +66,16 @@ impl From<KernelArg> for KernelChoice {
 
 pub fn run(args: CephalopodArgs) -> Result<(), CliError> {
     match args.engine {
+        EngineArg::Pips if args.svg.is_some() => Err(CliError::input(
+            "cephalopod --svg draws the layered engine's layers: use --engine layers",
+        )),
         EngineArg::Pips => solve_file_by_pips(args.file, args.stats, args.kernel.into()),
-        EngineArg::Layers => solve_file(args.file, args.stats, args.prefault, args.kernel.into()),
+        EngineArg::Layers => solve_file(
+            args.file,
+            args.stats.then_some(args.svg.as_deref()),
+            args.prefault,
+            args.kernel.into(),
+        ),
     }
 }
 
@@ -121,12 +133,15 @@ pub(crate) fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {
     Ok(bytes)
 }
 
+/// `stats`: none, or the statistics on stderr and the picture's file if one is asked for.
 fn solve_file(
     file: Option<PathBuf>,
-    stats: bool,
+    stats: Option<Option<&std::path::Path>>,
     prefault: bool,
     choice: KernelChoice,
 ) -> Result<(), CliError> {
+    let picture = stats.flatten();
+    let stats = stats.is_some();
     let mut out = std::io::stdout();
     let kernel = super::select(choice).map_err(CliError::input)?;
     let clock = Instant::now();
@@ -162,6 +177,18 @@ fn solve_file(
             [reserved, read, parsed, solved],
             counters.stop(),
         );
+    }
+    if let Some(path) = picture {
+        let case = file
+            .as_ref()
+            .map_or_else(|| "stdin".to_string(), |f| f.display().to_string());
+        let title = format!(
+            "podium cephalopod {case}: depth {}, answer {answer}",
+            problem.depth
+        );
+        std::fs::write(path, super::svg::draw(&layers, &title)).map_err(|e| {
+            CliError::output(format!("cephalopod: cannot write {}: {e}", path.display()))
+        })?;
     }
     Ok(())
 }

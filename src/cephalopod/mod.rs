@@ -11,6 +11,7 @@ pub mod judge;
 pub mod memory;
 pub mod pips;
 pub mod reference;
+pub mod svg;
 #[cfg(test)]
 mod table_checks;
 pub mod tables;

@@ -124,11 +124,25 @@ pub fn parse_args<P: clap::Parser>(program: &str) -> Result<P, ExitCode> {
             };
         }
         let text = error.render().to_string();
-        let line = text.lines().next().unwrap_or("bad arguments");
-        let line = line.strip_prefix("error: ").unwrap_or(line);
-        let _ = writeln!(io::stderr().lock(), "{program}: {line}");
+        let _ = writeln!(io::stderr().lock(), "{program}: {}", first_line(&text));
         ExitCode::from(EXIT_INPUT)
     })
+}
+
+/// A clap error as one line: its first line, and when that ends in a colon ("the following
+/// required arguments were not provided:"), the indented lines it announces.
+fn first_line(text: &str) -> String {
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("bad arguments");
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    if line.ends_with(':') {
+        let listed: Vec<&str> = lines
+            .take_while(|l| l.starts_with("  "))
+            .map(str::trim)
+            .collect();
+        line = format!("{} {}", line, listed.join(", "));
+    }
+    line
 }
 
 /// A time limit in seconds (clap `value_parser`): a finite number from 0 to [`MAX_SECONDS`].

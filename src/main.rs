@@ -124,6 +124,9 @@ enum VerifyCommand {
         letters: String,
         #[command(flatten)]
         dict: podium::bananagrams::cli::DictArg,
+        /// One JSON record on stdout (ok, and the verdict as its answer) instead of the line.
+        #[arg(long)]
+        json: bool,
     },
     /// Recompute a cephalopod answer by brute force over boards and compare.
     Cephalopod {
@@ -132,6 +135,9 @@ enum VerifyCommand {
         /// The answer to check; without it, the solver's answer is checked.
         #[arg(long)]
         answer: Option<u32>,
+        /// One JSON record on stdout (ok, and the verdict as its answer) instead of the line.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -187,19 +193,21 @@ fn main() -> ExitCode {
             .map(|_| ())
             .map_err(CliError::input),
         Command::Verify {
-            problem: VerifyCommand::Cephalopod { file, answer },
-        } => cephalopod::cli::verify(file, answer),
+            problem: VerifyCommand::Cephalopod { file, answer, json },
+        } => cephalopod::cli::verify(file, answer, json),
         Command::Verify {
             problem:
                 VerifyCommand::Bananagrams {
                     grid,
                     letters,
                     dict,
+                    json,
                 },
         } => podium::bananagrams::cli::run(podium::bananagrams::cli::BananagramsCommand::Check {
             grid,
             letters,
             dict,
+            json,
         }),
     };
     finish("podium", result)

@@ -33,6 +33,7 @@ fn score(files: Vec<PathBuf>, seed: Option<u64>, solutions: Option<PathBuf>) -> 
         seed,
         solutions,
         phrases: known(),
+        json: false,
     }
 }
 
@@ -88,6 +89,7 @@ fn scores_the_sample_like_the_evaluator() {
             known_phrases: known,
             no_default_phrases: false,
         },
+        json: false,
     };
     let out = run(cmd(&[], true), b"Ei!").unwrap();
     assert_eq!(
@@ -352,7 +354,9 @@ fn clap_arguments_parse() {
             seed,
             solutions,
             phrases,
+            json,
         } => {
+            assert!(!json);
             assert_eq!(files, [PathBuf::from("a.json"), PathBuf::from("b.json")]);
             assert_eq!(seed, None);
             assert_eq!(solutions, Some(PathBuf::from("out.json")));

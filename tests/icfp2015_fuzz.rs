@@ -156,6 +156,7 @@ fn random_command_strings_never_panic() {
             seed: Some(0),
             solutions: None,
             phrases: PhraseArgs::default(),
+            json: false,
         };
         let mut out = Vec::new();
         if let Err(e) = run_with(cmd, &mut &bytes[..], &mut out) {

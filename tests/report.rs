@@ -116,3 +116,64 @@ fn slider_score_json_is_one_record_with_the_score() {
     assert_eq!(record["ok"], Value::Bool(true));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The one record of a `--json` check, with every field, and the process's exit code.
+fn one_record(args: &[&str], stdin: &str) -> (Value, Option<i32>) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_podium"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run podium");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "{args:?}: {text}");
+    let record: Value = serde_json::from_str(&text).expect("a JSON line");
+    for field in podium::core::report::FIELDS {
+        assert!(record.get(field).is_some(), "{field}: {record}");
+    }
+    (record, out.status.code())
+}
+
+#[test]
+fn checks_write_one_record_and_keep_their_exit_codes() {
+    let data = env!("CARGO_MANIFEST_DIR");
+    let problem = format!("{data}/data/icfp2015/problems/problem_1.json");
+    let (record, code) = one_record(
+        &[
+            "icfp2015",
+            "score",
+            "-f",
+            &problem,
+            "--known-phrases",
+            "--json",
+        ],
+        "ei!",
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(record["score"], serde_json::json!(306.0));
+    assert_eq!(record["ok"], Value::Bool(true));
+
+    let cg01 = "20\n0 6 0\n2 2 2\n1 6 1\n";
+    let (record, code) = one_record(&["verify", "cephalopod", "--json"], cg01);
+    assert_eq!((code, &record["ok"]), (Some(0), &Value::Bool(true)));
+    let (record, code) = one_record(&["verify", "cephalopod", "--answer", "7", "--json"], cg01);
+    assert_eq!((code, &record["ok"]), (Some(1), &Value::Bool(false)));
+
+    // Two I's side by side do not tile a 4x4 square.
+    let two = r#"[["I",0,0,0],["I",0,1,0]]"#;
+    let (record, code) = one_record(
+        &["tetromino", "verify", "-n", "4", "-s", "I4", "--json"],
+        two,
+    );
+    assert_eq!((code, &record["ok"]), (Some(1), &Value::Bool(false)));
+    assert!(record["answer"].as_str().unwrap().starts_with("invalid: "));
+}

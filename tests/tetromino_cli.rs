@@ -36,6 +36,7 @@ fn verify_cmd(size: usize, signature: &str) -> TetrominoCommand {
         size,
         signature: signature.into(),
         file: None,
+        json: false,
     }
 }
 

@@ -90,6 +90,9 @@ pub enum BananagramsCommand {
         letters: String,
         #[command(flatten)]
         dict: DictArg,
+        /// One JSON record on stdout (ok, and the verdict as its answer) instead of the line.
+        #[arg(long)]
+        json: bool,
     },
     /// Play seeded games between players and print win rates, invalid wins, hung games and
     /// time per game.
@@ -273,21 +276,27 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
             grid,
             letters,
             dict,
+            json,
         } => {
             let hand = parse_hand(&letters)?;
             let lexicon = dict.load()?;
             let text = std::fs::read_to_string(&grid)
                 .map_err(|e| CliError::input(format!("cannot read {}: {e}", grid.display())))?;
-            match validate(&text, &hand, &lexicon.list) {
-                Ok(()) => {
-                    writeln!(out, "valid")?;
-                    Ok(())
+            let checked = validate(&text, &hand, &lexicon.list)
+                .map(|()| "valid".to_string())
+                .map_err(|fault| format!("bananagrams: invalid grid: {fault}"));
+            let checked = if json {
+                let case = format!("{} {letters}", grid.display());
+                crate::core::report::verdict(&mut out, "bananagrams", case, checked, String::clone)?
+            } else {
+                if let Ok(line) = &checked {
+                    writeln!(out, "{line}")?;
                 }
-                Err(fault) => Err(CliError::new(
-                    crate::core::cli::EXIT_INVALID,
-                    format!("bananagrams: invalid grid: {fault}"),
-                )),
-            }
+                checked
+            };
+            checked
+                .map(|_| ())
+                .map_err(|line| CliError::new(crate::core::cli::EXIT_INVALID, line))
         }
         BananagramsCommand::Bench(args) => {
             write!(out, "{}", bench(&args)?)?;

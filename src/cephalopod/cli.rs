@@ -347,7 +347,7 @@ pub fn bench(
 }
 
 /// Recomputes an answer by brute force over boards (the solver's, without `answer`).
-pub fn verify(file: Option<PathBuf>, answer: Option<u32>) -> Result<(), CliError> {
+pub fn verify(file: Option<PathBuf>, answer: Option<u32>, json: bool) -> Result<(), CliError> {
     let mut out = std::io::stdout();
     let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
     let claimed = match answer {
@@ -358,13 +358,25 @@ pub fn verify(file: Option<PathBuf>, answer: Option<u32>) -> Result<(), CliError
         ),
     };
     let truth = reference::answer(&problem.board, problem.depth);
-    if claimed == truth {
-        writeln!(out, "ok: {truth}")?;
-        Ok(())
+    let checked = if claimed == truth {
+        Ok(format!("ok: {truth}"))
     } else {
-        Err(CliError::new(
-            EXIT_INVALID,
-            format!("cephalopod: answer {claimed} is wrong, the rules give {truth}"),
+        Err(format!(
+            "cephalopod: answer {claimed} is wrong, the rules give {truth}"
         ))
-    }
+    };
+    let checked = if json {
+        let case = file
+            .as_ref()
+            .map_or_else(|| "stdin".to_string(), |f| f.display().to_string());
+        crate::core::report::verdict(&mut out, "cephalopod", case, checked, String::clone)?
+    } else {
+        if let Ok(line) = &checked {
+            writeln!(out, "{line}")?;
+        }
+        checked
+    };
+    checked
+        .map(|_| ())
+        .map_err(|line| CliError::new(EXIT_INVALID, line))
 }

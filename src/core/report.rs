@@ -173,6 +173,29 @@ impl<'w> Report<'w> {
     }
 }
 
+/// A check's verdict under `--json`: one record (ok, and the verdict's line as its answer) on
+/// `out`, then the same result back, so the command still exits 1 on an invalid answer.
+pub fn verdict<E>(
+    out: &mut dyn Write,
+    problem: &'static str,
+    case: String,
+    verdict: Result<String, E>,
+    line_of: impl Fn(&E) -> String,
+) -> io::Result<Result<String, E>> {
+    let (ok, line) = match &verdict {
+        Ok(line) => (true, line.clone()),
+        Err(e) => (false, line_of(e)),
+    };
+    Report::json(out).record(&Record {
+        problem,
+        case,
+        answer: Some(line.into()),
+        ok: Some(ok),
+        ..Record::default()
+    })?;
+    Ok(verdict)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

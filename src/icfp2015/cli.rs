@@ -10,7 +10,7 @@ use super::rules::game::{evaluate, Evaluation, Setup};
 use super::rules::phrases::PhraseSet;
 use super::rules::problem::{Problem, Solution};
 use super::show::Replay;
-use crate::core::report::Report;
+use crate::core::report::{Record, Report};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -31,6 +31,10 @@ pub enum Icfp2015Command {
         solutions: Option<PathBuf>,
         #[command(flatten)]
         phrases: PhraseArgs,
+        /// JSON lines on stdout, one record per scored game (fields in the README), instead of
+        /// the evaluator's lines.
+        #[arg(long)]
+        json: bool,
     },
     /// Solve problems: the output JSON [{problemId, seed, tag, solution}] on stdout.
     Play(PlayArgs),
@@ -276,9 +280,39 @@ pub fn run_with(
             seed,
             solutions,
             phrases,
+            json,
         } => {
             let phrases = phrase_set(&phrases)?;
             let setups = load_problems(&files)?;
+            if json {
+                let records: Vec<Record> = match &solutions {
+                    Some(path) => {
+                        let (solutions, evaluations) = evaluate_file(&setups, path, &phrases)?;
+                        solutions
+                            .iter()
+                            .zip(&evaluations)
+                            .map(|(s, (_, e))| score_record(s.problem_id, s.seed, e))
+                            .collect()
+                    }
+                    None => {
+                        let [setup] = setups.as_slice() else {
+                            return Err(CliError::input(
+                                "icfp2015: scoring stdin takes exactly one -f problem (use --solutions for several)",
+                            ));
+                        };
+                        let seed = pick_seed(&setup.problem, seed)?;
+                        let text = read_commands(input)?;
+                        let e = evaluate(setup, u64::from(seed), &text, &phrases)
+                            .map_err(CliError::input)?;
+                        vec![score_record(setup.problem.id, u64::from(seed), &e)]
+                    }
+                };
+                let mut report = Report::json(out);
+                for record in &records {
+                    report.record(record).map_err(write_err)?;
+                }
+                return Ok(());
+            }
             match solutions {
                 Some(path) => score_file(&setups, &path, &phrases, out),
                 None => {
@@ -541,12 +575,36 @@ fn print_evaluation(
     Ok(())
 }
 
-fn score_file(
+/// One scored game as a record: the problem and seed as its case, the score, whether the
+/// commands were legal, and the evaluator's moves, error and power lines as its answer.
+fn score_record(problem_id: i64, seed: u64, e: &Evaluation) -> Record {
+    Record {
+        problem: "icfp2015",
+        case: format!("problem {problem_id} seed {seed}"),
+        score: Some(e.score as f64),
+        answer: Some(
+            format!(
+                "moves {}, {}, power {}",
+                e.moves,
+                e.error_text(),
+                e.power_line()
+            )
+            .into(),
+        ),
+        ok: Some(e.error.is_none()),
+        ..Record::default()
+    }
+}
+
+/// An output file's entries, and for each the index of its problem and its evaluation.
+type EvaluatedFile = (Vec<Solution>, Vec<(usize, Evaluation)>);
+
+/// Every entry of an output file, checked against the problems and evaluated.
+fn evaluate_file(
     setups: &[Setup],
     path: &Path,
     phrases: &PhraseSet,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
+) -> Result<EvaluatedFile, CliError> {
     let name = path.display().to_string();
     let solutions = Solution::parse_file(&read_file(path)?, &name).map_err(CliError::input)?;
     let mut evaluations = Vec::with_capacity(solutions.len());
@@ -573,6 +631,16 @@ fn score_file(
         let e = evaluate(&setups[p], s.seed, &s.solution, phrases).map_err(CliError::input)?;
         evaluations.push((p, e));
     }
+    Ok((solutions, evaluations))
+}
+
+fn score_file(
+    setups: &[Setup],
+    path: &Path,
+    phrases: &PhraseSet,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let (solutions, evaluations) = evaluate_file(setups, path, phrases)?;
     let w = |r: std::io::Result<()>| r.map_err(write_err);
     // The last entry for a (problem, seed) counts, as resubmissions did.
     let mut counted: Vec<Vec<Option<u64>>> = setups

@@ -75,6 +75,9 @@ pub enum TetrominoCommand {
         signature: String,
         /// Solution file; stdin when absent.
         file: Option<PathBuf>,
+        /// One JSON record on stdout (ok, and the verdict as its answer) instead of the line.
+        #[arg(long)]
+        json: bool,
     },
     /// Serve the contest's API: GET /api/puzzle (token, size) and POST /api/puzzle
     /// (token, id, solution).
@@ -241,6 +244,7 @@ pub fn run_with(
             size,
             signature,
             file,
+            json,
         } => {
             let size = checked_size(size)?;
             let signature = Signature::parse(&signature).map_err(CliError::input)?;
@@ -257,15 +261,23 @@ pub fn run_with(
                 }
             };
             let placements = parse_json(&text).map_err(CliError::input)?;
-            verify(size, &signature, &placements)
-                .map_err(|e| CliError::new(1, format!("invalid: {e}")))?;
-            write_out(
-                out,
-                &format!(
-                    "ok: {} pieces tile the {size}x{size} square with {signature}\n",
-                    placements.len()
-                ),
-            )
+            let checked = verify(size, &signature, &placements)
+                .map(|()| {
+                    format!(
+                        "ok: {} pieces tile the {size}x{size} square with {signature}",
+                        placements.len()
+                    )
+                })
+                .map_err(|e| format!("invalid: {e}"));
+            if json {
+                let case = format!("{size} {signature}");
+                crate::core::report::verdict(out, "tetromino", case, checked, String::clone)
+                    .map_err(|e| CliError::write("stdout", e))?
+                    .map_err(|e| CliError::new(crate::core::cli::EXIT_INVALID, e))?;
+                return Ok(());
+            }
+            let line = checked.map_err(|e| CliError::new(crate::core::cli::EXIT_INVALID, e))?;
+            write_out(out, &format!("{line}\n"))
         }
         TetrominoCommand::Serve {
             port,

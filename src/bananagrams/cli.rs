@@ -285,18 +285,8 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
             let checked = validate(&text, &hand, &lexicon.list)
                 .map(|()| "valid".to_string())
                 .map_err(|fault| format!("bananagrams: invalid grid: {fault}"));
-            let checked = if json {
-                let case = format!("{} {letters}", grid.display());
-                crate::core::report::verdict(&mut out, "bananagrams", case, checked, String::clone)?
-            } else {
-                if let Ok(line) = &checked {
-                    writeln!(out, "{line}")?;
-                }
-                checked
-            };
-            checked
-                .map(|_| ())
-                .map_err(|line| CliError::new(crate::core::cli::EXIT_INVALID, line))
+            let case = format!("{} {letters}", grid.display());
+            crate::core::report::check_outcome(&mut out, json, "bananagrams", case, checked)
         }
         BananagramsCommand::Bench(args) => {
             write!(out, "{}", bench(&args)?)?;

@@ -365,18 +365,8 @@ pub fn verify(file: Option<PathBuf>, answer: Option<u32>, json: bool) -> Result<
             "cephalopod: answer {claimed} is wrong, the rules give {truth}"
         ))
     };
-    let checked = if json {
-        let case = file
-            .as_ref()
-            .map_or_else(|| "stdin".to_string(), |f| f.display().to_string());
-        crate::core::report::verdict(&mut out, "cephalopod", case, checked, String::clone)?
-    } else {
-        if let Ok(line) = &checked {
-            writeln!(out, "{line}")?;
-        }
-        checked
-    };
-    checked
-        .map(|_| ())
-        .map_err(|line| CliError::new(EXIT_INVALID, line))
+    let case = file
+        .as_ref()
+        .map_or_else(|| "stdin".to_string(), |f| f.display().to_string());
+    crate::core::report::check_outcome(&mut out, json, "cephalopod", case, checked)
 }

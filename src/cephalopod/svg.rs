@@ -123,7 +123,7 @@ mod tests {
         let svg = draw(&layers, "gen09 <x>");
         assert_eq!(svg.matches("<rect x=").count(), 80);
         assert!(svg.contains("gen09 &lt;x>") && svg.trim_end().ends_with("</svg>"));
-        for number in svg.split("x=\"").skip(1) {
+        for number in svg.split(" x=\"").skip(1) {
             let x: f64 = number.split('"').next().unwrap().parse().unwrap();
             assert!((0.0..=WIDTH).contains(&x), "{x}");
         }

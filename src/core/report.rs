@@ -173,27 +173,37 @@ impl<'w> Report<'w> {
     }
 }
 
-/// A check's verdict under `--json`: one record (ok, and the verdict's line as its answer) on
-/// `out`, then the same result back, so the command still exits 1 on an invalid answer.
-pub fn verdict<E>(
+/// A check's outcome on `out`: its line (the verdict when valid; an invalid one's goes to
+/// stderr through the error), or under `json` one record (ok, and the line as its answer); an
+/// invalid answer is exit 1 either way.
+pub fn check_outcome(
     out: &mut dyn Write,
+    json: bool,
     problem: &'static str,
     case: String,
-    verdict: Result<String, E>,
-    line_of: impl Fn(&E) -> String,
-) -> io::Result<Result<String, E>> {
-    let (ok, line) = match &verdict {
-        Ok(line) => (true, line.clone()),
-        Err(e) => (false, line_of(e)),
-    };
-    Report::json(out).record(&Record {
-        problem,
-        case,
-        answer: Some(line.into()),
-        ok: Some(ok),
-        ..Record::default()
-    })?;
-    Ok(verdict)
+    checked: Result<String, String>,
+) -> Result<(), crate::core::cli::CliError> {
+    let write = |e| crate::core::cli::CliError::write("stdout", e);
+    if json {
+        let (ok, line) = match &checked {
+            Ok(line) => (true, line.clone()),
+            Err(line) => (false, line.clone()),
+        };
+        Report::json(out)
+            .record(&Record {
+                problem,
+                case,
+                answer: Some(line.into()),
+                ok: Some(ok),
+                ..Record::default()
+            })
+            .map_err(write)?;
+    } else if let Ok(line) = &checked {
+        writeln!(out, "{line}").map_err(write)?;
+    }
+    checked
+        .map(|_| ())
+        .map_err(|line| crate::core::cli::CliError::new(crate::core::cli::EXIT_INVALID, line))
 }
 
 #[cfg(test)]

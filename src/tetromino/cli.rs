@@ -269,15 +269,8 @@ pub fn run_with(
                     )
                 })
                 .map_err(|e| format!("invalid: {e}"));
-            if json {
-                let case = format!("{size} {signature}");
-                crate::core::report::verdict(out, "tetromino", case, checked, String::clone)
-                    .map_err(|e| CliError::write("stdout", e))?
-                    .map_err(|e| CliError::new(crate::core::cli::EXIT_INVALID, e))?;
-                return Ok(());
-            }
-            let line = checked.map_err(|e| CliError::new(crate::core::cli::EXIT_INVALID, e))?;
-            write_out(out, &format!("{line}\n"))
+            let case = format!("{size} {signature}");
+            crate::core::report::check_outcome(out, json, "tetromino", case, checked)
         }
         TetrominoCommand::Serve {
             port,

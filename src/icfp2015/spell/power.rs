@@ -7,15 +7,19 @@ use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::{Pos, Unit};
 
 /// Whether a unit whose positions compare by `canonical` can play `commands` from one
-/// position without a repeated position, on a board without walls.
-pub fn spells(commands: &[Command], canonical: &dyn Fn(Pos) -> Pos) -> bool {
+/// position without a repeated position, on a board without walls. A descent (SW, SE) leaves
+/// its row for good, so only the positions since the last one can repeat.
+pub fn spells<'a>(
+    commands: impl IntoIterator<Item = &'a Command>,
+    canonical: &dyn Fn(Pos) -> Pos,
+) -> bool {
     let mut pos = Pos {
         x: 0,
         y: 0,
         orientation: 0,
     };
     let mut row = vec![pos];
-    commands.iter().all(|&c| {
+    commands.into_iter().all(|&c| {
         pos = canonical(target(pos, c));
         if c.descends() {
             row.clear();

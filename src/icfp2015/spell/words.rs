@@ -1,8 +1,8 @@
 //! The words a route spells: each phrase, and its rest after its longest border, as commands;
 //! which word can follow which without a repeated position, and the phrases that pay most per row.
 
+use super::power::spells;
 use crate::icfp2015::rules::commands::{decode, Command};
-use crate::icfp2015::rules::game::target;
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
 
@@ -30,27 +30,10 @@ impl Word {
 /// `follows[a * words.len() + b]`: whether spelling word b right after word a repeats no
 /// position, on a board without walls (`canonical` gives the unit's orientation classes).
 pub(super) fn follow_table(words: &[Word], canonical: &dyn Fn(Pos) -> Pos) -> Vec<bool> {
-    let origin = Pos {
-        x: 0,
-        y: 0,
-        orientation: 0,
-    };
     let mut table = Vec::with_capacity(words.len() * words.len());
     for a in words {
         for b in words {
-            let mut pos = origin;
-            let mut row = vec![origin];
-            let fine = a.commands.iter().chain(&b.commands).all(|&c| {
-                pos = canonical(target(pos, c));
-                if c.descends() {
-                    row.clear();
-                } else if row.contains(&pos) {
-                    return false;
-                }
-                row.push(pos);
-                true
-            });
-            table.push(fine);
+            table.push(spells(a.commands.iter().chain(&b.commands), canonical));
         }
     }
     table

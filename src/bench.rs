@@ -159,18 +159,20 @@ fn run_section(section: Section, args: &BenchArgs, report: &mut Report) -> Resul
                 report,
             )?;
             write!(out, "{hands}")?;
-            if !args.json {
-                // The games bench has no JSON records yet; its table is for people.
-                writeln!(out)?;
-                let games = crate::bananagrams::games_bench::GamesArgs {
-                    games: 1000,
-                    players: vec!["Podium".into(), "TwoLetterStranding".into()],
-                    seed: 1,
-                    threaded: false,
-                    dict: None,
-                    quiet: true,
-                };
-                write!(out, "{}", crate::bananagrams::games_bench::bench(&games)?)?;
+            writeln!(out)?;
+            let games = crate::bananagrams::games_bench::GamesArgs {
+                games: 1000,
+                players: vec!["Podium".into(), "TwoLetterStranding".into()],
+                seed: 1,
+                threaded: false,
+                dict: None,
+                quiet: true,
+                json: args.json,
+            };
+            let (table, records) = crate::bananagrams::games_bench::bench(&games)?;
+            write!(out, "{table}")?;
+            for record in &records {
+                report.record(record)?;
             }
             Ok(())
         }

@@ -148,9 +148,14 @@ fn bench_reports_no_invalid_wins_and_no_hung_games() {
             threaded,
             dict: None,
             quiet: true,
+            json: false,
         };
-        let table = bench(&args).unwrap();
+        let (table, records) = bench(&args).unwrap();
         assert!(table.contains("invalid wins 0"), "{table}");
+        assert_eq!(records.len(), 2);
+        assert!(records.iter().all(|r| r.ok == Some(true)));
+        let rates: f64 = records.iter().filter_map(|r| r.score).sum();
+        assert!(rates <= 1.0, "win rates add up to at most 1: {rates}");
         assert!(table.contains("hung games 0"), "{table}");
         assert!(table.contains("2. TwoLetterStranding"), "{table}");
     }
@@ -161,6 +166,7 @@ fn bench_reports_no_invalid_wins_and_no_hung_games() {
         threaded: false,
         dict: None,
         quiet: true,
+        json: false,
     };
     assert_eq!(bench(&bad).unwrap_err().code, 2);
 }

@@ -289,7 +289,15 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
             crate::core::report::check_outcome(&mut out, json, "bananagrams", case, checked)
         }
         BananagramsCommand::Bench(args) => {
-            write!(out, "{}", bench(&args)?)?;
+            let (table, records) = bench(&args)?;
+            if args.json {
+                let mut report = Report::json(&mut out);
+                for record in &records {
+                    report.record(record)?;
+                }
+            } else {
+                write!(out, "{table}")?;
+            }
             Ok(())
         }
         BananagramsCommand::Dict { dict } => {

@@ -7,6 +7,7 @@ use super::players::Kind;
 use super::validate::validate;
 use crate::core::cli::CliError;
 use crate::core::progress::Progress;
+use crate::core::report::Record;
 use crate::core::rng::Rng;
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -36,6 +37,10 @@ pub struct GamesArgs {
     /// No progress bar on stderr (there is none when stderr is not a terminal).
     #[arg(long)]
     pub quiet: bool,
+    /// JSON lines on stdout, one record per player (score: its win rate; ok: no invalid win and
+    /// no hung game), instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Per-player tallies, by position in `--players`.
@@ -45,7 +50,8 @@ struct Tally {
     rotten: usize,
 }
 
-pub fn bench(args: &GamesArgs) -> Result<String, CliError> {
+/// Plays the games: the table for people, and one record per player for `--json`.
+pub fn bench(args: &GamesArgs) -> Result<(String, Vec<Record>), CliError> {
     let kinds = args
         .players
         .iter()
@@ -192,7 +198,29 @@ pub fn bench(args: &GamesArgs) -> Result<String, CliError> {
     if !hung_seeds.is_empty() {
         let _ = writeln!(out, "hung game seeds: {hung_seeds:?}");
     }
-    Ok(out)
+    wall_ms.sort_by(f64::total_cmp);
+    let median_wall = wall_ms.get(wall_ms.len() / 2).copied().unwrap_or(0.0);
+    let records = kinds
+        .iter()
+        .enumerate()
+        .map(|(p, kind)| Record {
+            problem: "bananagrams",
+            case: format!(
+                "games: seat {} {} of {}, {} games, seed {}, {mode}",
+                p + 1,
+                kind.name(),
+                args.players.join(","),
+                args.games,
+                args.seed
+            ),
+            score: Some(tally[p].wins as f64 / games),
+            answer: Some(format!("wins {}, rotten {}", tally[p].wins, tally[p].rotten).into()),
+            ok: Some(invalid_wins == 0 && hung == 0),
+            runs: vec![std::time::Duration::from_secs_f64(median_wall / 1e3)],
+            ..Record::default()
+        })
+        .collect();
+    Ok((out, records))
 }
 
 fn stat_row(label: &str, values: &mut [f64]) -> String {

@@ -80,6 +80,7 @@ pub const MANIFEST: Manifest = Manifest {
         "cephalopod::cli",
         "cephalopod::judge",
         "cephalopod::reference",
+        "cephalopod::svg",
     ],
     generated: &[Generated {
         file: "cephalopod_tables.rs",

@@ -77,23 +77,27 @@ pub fn solve_variant(
 /// whole-game search (`spell::exhaustive`) takes the rest; the better game is the answer.
 const PLANNED_SHARE: f64 = 0.25;
 
-/// Beam width per placement a short game's search must afford: the game is short when a beam
-/// this wide over every unit's placements (cells x orientations) fits the search's time.
+/// Beam width per placement and unit a short game's search must afford: the game is short when
+/// a beam `SHORT_DEPTH x units` wide over every unit's placements (cells x orientations) fits the
+/// search's time. The width grows with the units because a beam over more units was not
+/// measured against the planned solver: 100-unit qualifiers (problems 0, 1, 13, 17) would have
+/// counted as short at `-t 30` with a width independent of the units; with it, none does.
 const SHORT_DEPTH: f64 = 16.0;
 
 /// Actions (phrase or command tries) beyond which a game is never short, whatever the time:
 /// the pace is not even measured there.
 const SHORT_WORK: f64 = 2e8;
 
-/// Whether the whole game is small for the time left: units x placements x actions, at the
-/// pace measured on this game, times [`SHORT_DEPTH`], fits in the search's share.
+/// Whether the whole game is small for the time left: units^2 x placements x actions x
+/// [`SHORT_DEPTH`], at the pace measured on this game, fits in the search's share.
 fn is_short(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline) -> bool {
     let p = &setup.problem;
     if phrases.len() > 128 {
         return false;
     }
     let placements = (p.width * p.height * 6) as f64;
-    let work = p.source_length as f64 * placements * (phrases.len() + 6) as f64 * SHORT_DEPTH;
+    let units = p.source_length as f64;
+    let work = units * units * placements * (phrases.len() + 6) as f64 * SHORT_DEPTH;
     if work > SHORT_WORK {
         return false;
     }

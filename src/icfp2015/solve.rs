@@ -16,6 +16,7 @@ use crate::icfp2015::place::weights::Weights;
 use crate::icfp2015::rules::game::{evaluate, Game, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
+use crate::icfp2015::spell::exhaustive;
 use crate::icfp2015::spell::power::power_per_row;
 use crate::icfp2015::spell::route::Scribe;
 use std::time::{Duration, Instant};
@@ -41,6 +42,71 @@ pub fn solve(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline)
 /// [`solve`] starting from the `variant`-th set of weights with its own random perturbations:
 /// the searches that run side by side on spare cores try different games.
 pub fn solve_variant(
+    setup: &Setup,
+    seed: u32,
+    phrases: &PhraseSet,
+    deadline: &Deadline,
+    variant: u32,
+) -> Played {
+    if !is_short(setup, seed, phrases, deadline) {
+        return solve_planned(setup, seed, phrases, deadline, variant);
+    }
+    let planned_time = deadline.remaining().mul_f64(PLANNED_SHARE);
+    let planned = solve_planned(
+        setup,
+        seed,
+        phrases,
+        &Deadline::after(planned_time),
+        variant,
+    );
+    let found = exhaustive::search(setup, seed, phrases, deadline, variant);
+    let checked = evaluate(setup, seed as u64, &found.commands, phrases)
+        .ok()
+        .filter(|e| e.error.is_none() && e.score == found.score);
+    match checked {
+        Some(e) if e.score > planned.score => Played {
+            commands: found.commands,
+            score: e.score,
+            locked: e.locked,
+        },
+        _ => planned,
+    }
+}
+
+/// Share of a short game's time the planned solver (plans, then routes) takes before the
+/// whole-game search (`spell::exhaustive`) takes the rest; the better game is the answer.
+const PLANNED_SHARE: f64 = 0.25;
+
+/// Beam width per placement and unit a short game's search must afford: the game is short when
+/// a beam `SHORT_DEPTH x units` wide over every unit's placements (cells x orientations) fits the
+/// search's time. The width grows with the units because a beam over more units was not
+/// measured against the planned solver: 100-unit qualifiers (problems 0, 1, 13, 17) would have
+/// counted as short at `-t 30` with a width independent of the units; with it, none does.
+const SHORT_DEPTH: f64 = 16.0;
+
+/// Actions (phrase or command tries) beyond which a game is never short, whatever the time:
+/// the pace is not even measured there.
+const SHORT_WORK: f64 = 2e8;
+
+/// Whether the whole game is small for the time left: units^2 x placements x actions x
+/// [`SHORT_DEPTH`], at the pace measured on this game, fits in the search's share.
+fn is_short(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline) -> bool {
+    let p = &setup.problem;
+    if phrases.len() > 128 {
+        return false;
+    }
+    let placements = (p.width * p.height * 6) as f64;
+    let units = p.source_length as f64;
+    let work = units * units * placements * (phrases.len() + 6) as f64 * SHORT_DEPTH;
+    if work > SHORT_WORK {
+        return false;
+    }
+    let pace = exhaustive::pace(setup, seed, phrases);
+    work / pace < deadline.remaining().as_secs_f64() * (1.0 - PLANNED_SHARE)
+}
+
+/// [`solve_variant`] for a game that is not short: plans of lock positions, then routes.
+fn solve_planned(
     setup: &Setup,
     seed: u32,
     phrases: &PhraseSet,

@@ -3,6 +3,7 @@
 
 pub mod chain;
 pub mod dp;
+pub mod exhaustive;
 pub mod power;
 mod reach;
 pub mod route;

@@ -7,7 +7,7 @@
 
 use super::entry::Entry;
 use super::put::Offer;
-use crate::icfp2015::play::QUALIFIER_PROBLEMS;
+use crate::icfp2015::rules::qualifiers::QUALIFIER_PROBLEMS;
 use crate::icfp2015::{evaluate, PhraseSet, Problem, Setup, Solution};
 use std::path::{Path, PathBuf};
 

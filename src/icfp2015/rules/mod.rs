@@ -7,5 +7,6 @@ pub mod game;
 pub mod hex;
 pub mod phrases;
 pub mod problem;
+pub mod qualifiers;
 pub mod source;
 pub mod unit;

@@ -77,6 +77,7 @@ pub const MANIFEST: Manifest = Manifest {
         },
     ],
     omit: &[
+        "slider::bound",
         "slider::cases",
         "slider::cli",
         "slider::gen",

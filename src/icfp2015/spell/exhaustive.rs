@@ -253,19 +253,9 @@ pub fn search(
     deadline: &Deadline,
     variant: u32,
 ) -> Found {
-    let game = Game::new(setup, seed);
     let mut best = Found::default();
-    if game.is_over() {
+    let Some(start) = start_node(setup, seed) else {
         return best;
-    }
-    let history = pos_hash(&game);
-    let start = Node {
-        game,
-        text: Vec::new(),
-        automaton: PhraseSet::START,
-        used: 0,
-        power: 0,
-        history,
     };
     let acts = actions(phrases);
     let layers = setup.problem.source_length * (setup.problem.height + 1);
@@ -284,20 +274,27 @@ pub fn search(
     best
 }
 
-/// Actions tried a second at the width-1 pace, measured: how a game's search cost is estimated.
-pub fn pace(setup: &Setup, seed: u32, phrases: &PhraseSet) -> f64 {
+/// The search's root: the game at its start, nothing typed; none for a game over at once.
+fn start_node(setup: &Setup, seed: u32) -> Option<Node<'_>> {
     let game = Game::new(setup, seed);
     if game.is_over() {
-        return f64::INFINITY;
+        return None;
     }
     let history = pos_hash(&game);
-    let start = Node {
+    Some(Node {
         game,
         text: Vec::new(),
         automaton: PhraseSet::START,
         used: 0,
         power: 0,
         history,
+    })
+}
+
+/// Actions tried a second at the width-1 pace, measured: how a game's search cost is estimated.
+pub fn pace(setup: &Setup, seed: u32, phrases: &PhraseSet) -> f64 {
+    let Some(start) = start_node(setup, seed) else {
+        return f64::INFINITY;
     };
     let acts = actions(phrases);
     let started = Instant::now();

@@ -223,6 +223,37 @@ fn sigterm_and_sighup_leave_the_terminal_usable() {
     }
 }
 
+/// A terminal that dies under the game (its tmux server killed) must not leave the game running:
+/// the key reader then sees end-of-file forever, and the hangup ends the process.
+#[test]
+fn a_dead_terminal_ends_the_game() {
+    if !has_tmux("icfp2015 manual screen") {
+        return;
+    }
+    let output = scratch("dead-terminal.json");
+    let tmux = Tmux::start("manual", 120, &game_command(&output));
+    tmux.wait_for("podium icfp2015 manual");
+    drop(tmux);
+    let pattern = format!("manual -f .* -o {}", output.display());
+    let start = std::time::Instant::now();
+    loop {
+        let running = Process::new("pgrep")
+            .args(["-f", &pattern])
+            .output()
+            .expect("run pgrep")
+            .status
+            .success();
+        if !running {
+            break;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(5),
+            "the game still runs 5 s after its terminal died"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn without_a_terminal_it_says_so_and_exits_2() {
     let out = Process::new(PODIUM)

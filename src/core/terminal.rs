@@ -15,6 +15,10 @@ static HANGUP: AtomicBool = AtomicBool::new(false);
 /// within this.
 pub const SIGNAL_POLL: Duration = Duration::from_millis(100);
 
+/// How long the session's own loop has to end after SIGTERM or SIGHUP before the watchdog ends
+/// the process.
+const HANGUP_GRACE: Duration = Duration::from_millis(500);
+
 /// The exit code after an interruption (Ctrl-C, SIGTERM, SIGHUP), as a shell reports SIGINT.
 pub const EXIT_INTERRUPTED: u8 = 130;
 
@@ -27,6 +31,19 @@ fn restore() {
             cursor::Show,
             terminal::LeaveAlternateScreen
         );
+        let _ = terminal::disable_raw_mode();
+    }
+}
+
+/// [`restore`] for the watchdog: the command's thread may hold stdout's lock for its whole run,
+/// so the escape codes (reset colours, show the cursor, leave the alternate screen) go to file
+/// descriptor 1 directly.
+fn restore_without_stdout_lock() {
+    if TAKEN.swap(false, Ordering::SeqCst) {
+        const CODES: &[u8] = b"\x1b[0m\x1b[?25h\x1b[?1049l";
+        // SAFETY: writes CODES.len() bytes from a live static buffer to descriptor 1; a closed or
+        // dead terminal only makes the call fail, which is ignored.
+        let _ = unsafe { libc::write(1, CODES.as_ptr().cast(), CODES.len()) };
         let _ = terminal::disable_raw_mode();
     }
 }
@@ -56,6 +73,17 @@ impl FullScreen {
             // which is async-signal-safe; the handler stays valid for the life of the process.
             unsafe { libc::signal(signal, on_hangup as extern "C" fn(libc::c_int) as usize) };
         }
+        // A dead terminal can keep the key reader spinning on end-of-file without returning to
+        // the loop that polls the flag (seen: a tmux server killed under the game), so a
+        // watchdog ends the process if the loop has not ended a grace period after the signal.
+        std::thread::spawn(|| loop {
+            std::thread::sleep(SIGNAL_POLL);
+            if hung_up() {
+                std::thread::sleep(HANGUP_GRACE);
+                restore_without_stdout_lock();
+                std::process::exit(i32::from(EXIT_INTERRUPTED));
+            }
+        });
         TAKEN.store(true, Ordering::SeqCst);
         let screen = FullScreen(());
         terminal::enable_raw_mode()?;

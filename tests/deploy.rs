@@ -2,6 +2,8 @@
 //! cases and answers, a shard that died is named by the join and re-running it completes the run;
 //! Slurm's array when `sbatch` is installed. Each skips with one line when its tool is missing.
 
+#[path = "common/records.rs"]
+mod records;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -29,18 +31,9 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// (case, answer) of every record, sorted.
+/// (case, answer) of every record of the file, sorted.
 fn cases(path: &Path) -> Vec<(String, String)> {
-    let mut cases: Vec<(String, String)> = std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|line| {
-            let value: serde_json::Value = serde_json::from_str(line).unwrap();
-            (value["case"].to_string(), value["answer"].to_string())
-        })
-        .collect();
-    cases.sort();
-    cases
+    records::cases(&std::fs::read_to_string(path).unwrap())
 }
 
 fn whole_run(dir: &Path) -> PathBuf {

@@ -8,6 +8,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "common/records.rs"]
+mod records;
+use records::cases;
+
 fn podium(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_podium"))
         .args(args)
@@ -167,19 +171,6 @@ fn merge_rejects_forged_and_corrupt_entries_and_export_writes_scorable_outputs()
     ]);
     assert_eq!(text(&scored.stdout).trim(), entry.score.to_string());
     std::fs::remove_dir_all(&root).unwrap();
-}
-
-/// (case, answer) of each record of `--json` output.
-fn cases(json: &str) -> Vec<(String, String)> {
-    let mut cases: Vec<(String, String)> = json
-        .lines()
-        .map(|line| {
-            let value: serde_json::Value = serde_json::from_str(line).unwrap();
-            (value["case"].to_string(), value["answer"].to_string())
-        })
-        .collect();
-    cases.sort();
-    cases
 }
 
 #[test]

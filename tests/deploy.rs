@@ -95,22 +95,19 @@ fn gnu_parallel_shards_make_one_whole_run_and_a_dead_shard_is_rerun() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn slurm_array_shards_make_one_whole_run() {
-    if !has("sbatch") {
-        println!("skipped: Slurm is not installed (deploy/slurm/setup-single-node.sh)");
-        return;
-    }
-    let dir = fresh_dir("slurm");
-    let whole = whole_run(&dir);
-    let run = dir.join("run");
-    let submitted = Command::new("deploy/slurm/submit.sh")
+/// Submits the array (all shards, or only `array` such as "1") and its merge, and waits for both.
+fn slurm(run: &Path, whole: &Path, array: Option<&str>) -> String {
+    let _ = std::fs::remove_file(run.join("merge.txt"));
+    let mut command = Command::new("deploy/slurm/submit.sh");
+    command
         .args(["2", run.to_str().unwrap()])
         .args(BENCH)
         .env("PODIUM", env!("CARGO_BIN_EXE_podium"))
-        .env("EXPECT", &whole)
-        .output()
-        .unwrap();
+        .env("EXPECT", whole);
+    if let Some(array) = array {
+        command.env("ARRAY", array);
+    }
+    let submitted = command.output().unwrap();
     assert!(submitted.status.success(), "{}", text(&submitted.stderr));
     let job = text(&submitted.stdout).trim().to_string();
     let started = std::time::Instant::now();
@@ -121,6 +118,27 @@ fn slurm_array_shards_make_one_whole_run() {
         );
         std::thread::sleep(std::time::Duration::from_millis(500));
     }
+    std::fs::read_to_string(run.join("merge.txt")).unwrap()
+}
+
+#[test]
+fn slurm_array_shards_make_one_whole_run_and_a_dead_shard_is_rerun() {
+    if !has("sbatch") || !shell_ok("sinfo -h | grep -q idle") {
+        println!("skipped: no Slurm node is up here (deploy/slurm/setup-single-node.sh)");
+        return;
+    }
+    let dir = fresh_dir("slurm");
+    let whole = whole_run(&dir);
+    let run = dir.join("run");
+    slurm(&run, &whole, None);
+    assert_eq!(cases(&run.join("run.jsonl")), cases(&whole));
+
+    // Shard 1 dies mid-write; the merge names its cases, and re-running it alone completes the run.
+    let shard = run.join("shard-1.jsonl");
+    let lines = std::fs::read_to_string(&shard).unwrap();
+    std::fs::write(&shard, &lines[..lines.len() / 2]).unwrap();
+    std::fs::remove_file(run.join("run.jsonl")).unwrap();
+    slurm(&run, &whole, Some("1"));
     assert_eq!(cases(&run.join("run.jsonl")), cases(&whole));
     std::fs::remove_dir_all(&dir).unwrap();
 }

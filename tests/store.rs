@@ -1,8 +1,9 @@
-//! The best-solution store as users drive it: two processes writing one store at once lose no
-//! update, `best merge` rejects forged and corrupt entries, `best export` writes scorable outputs,
+//! The best-solution store as users drive it: processes writing one store at once lose no
+//! update (every replacement replaces the one before it), `best merge` rejects forged and corrupt entries, `best export` writes scorable outputs,
 //! and `bench --shard` splits the cephalopod cases exactly.
 
 use podium::store::put::entry_path;
+use podium::store::put::Offer;
 use podium::store::{offer, Entry};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -32,14 +33,21 @@ fn fresh_dir(name: &str) -> PathBuf {
 
 const INSTANCES: u64 = 4;
 const OFFERS: u64 = 300;
+const WRITERS: u64 = 3;
 
-/// The score writer `writer` offers on its `k`-th try: a scrambled sequence, so the best of both
-/// writers comes at a different moment for every instance.
+/// The score writer `writer` offers on its `k`-th try. Even tries climb, interleaved between
+/// the writers, so most of them replace the entry while another writer is replacing it too (the
+/// moment a lost update needs); odd tries are a scrambled low sequence, mostly kept out.
 fn offered(writer: u64, k: u64) -> i64 {
-    ((k * 7919 + writer * 104_729) % 1000) as i64
+    if k.is_multiple_of(2) {
+        (k * WRITERS + writer) as i64
+    } else {
+        ((k * 7919 + writer * 104_729) % 1000) as i64
+    }
 }
 
-/// Run as a child process by the concurrency test (env PODIUM_STORE_WRITER=DIR,ID).
+/// Run as a child process by the concurrency test (env PODIUM_STORE_WRITER=DIR,ID): prints
+/// `instance replaced stored` for every offer the store took (replaced `-` for the first).
 #[test]
 fn writer_child() {
     let Ok(spec) = std::env::var("PODIUM_STORE_WRITER") else {
@@ -50,29 +58,56 @@ fn writer_child() {
     for k in 0..OFFERS {
         let instance = format!("seed-{}", k % INSTANCES + 1);
         let score = offered(writer, k);
-        let entry = Entry::new("slider", instance, score, format!("{writer} {k}\n"));
-        offer(Path::new(dir), &entry).unwrap();
+        let entry = Entry::new("slider", instance.clone(), score, format!("{writer} {k}\n"));
+        if let Offer::Stored { replaced } = offer(Path::new(dir), &entry).unwrap() {
+            let replaced = replaced.map_or("-".to_string(), |r| r.to_string());
+            println!("STORED {instance} {replaced} {score}");
+        }
     }
 }
 
 #[test]
-fn two_processes_writing_at_once_keep_every_best_score() {
+fn processes_writing_at_once_lose_no_update() {
     let dir = fresh_dir("race");
     let exe = std::env::current_exe().unwrap();
-    let children: Vec<_> = (0..2)
+    let children: Vec<_> = (0..WRITERS)
         .map(|writer| {
             Command::new(&exe)
-                .args(["--exact", "writer_child", "--test-threads", "1"])
+                .args([
+                    "--exact",
+                    "writer_child",
+                    "--test-threads",
+                    "1",
+                    "--nocapture",
+                ])
                 .env("PODIUM_STORE_WRITER", format!("{},{writer}", dir.display()))
+                .stdout(std::process::Stdio::piped())
                 .spawn()
                 .unwrap()
         })
         .collect();
-    for mut child in children {
-        assert!(child.wait().unwrap().success());
+    // Per instance, what each replacement replaced: under the lock the replacements form one
+    // chain (each replaces the one stored just before it). Two that replaced the same score read
+    // the file at the same time: one of them overwrote the other's update unseen.
+    let mut replaced_by: BTreeMap<(String, String), i64> = BTreeMap::new();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        for line in text(&out.stdout).lines() {
+            let Some(stored) = line.strip_prefix("STORED ") else {
+                continue;
+            };
+            let fields: Vec<&str> = stored.split(' ').collect();
+            let (instance, replaced, score) = (fields[0], fields[1], fields[2]);
+            let score: i64 = score.parse().unwrap();
+            let key = (instance.to_string(), replaced.to_string());
+            if let Some(other) = replaced_by.insert(key, score) {
+                panic!("lost update on {instance}: {score} and {other} both replaced {replaced}");
+            }
+        }
     }
     let mut best: BTreeMap<u64, i64> = BTreeMap::new();
-    for writer in 0..2 {
+    for writer in 0..WRITERS {
         for k in 0..OFFERS {
             let slot = best.entry(k % INSTANCES + 1).or_insert(i64::MIN);
             *slot = (*slot).max(offered(writer, k));

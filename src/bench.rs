@@ -168,6 +168,8 @@ fn run_section(section: Section, args: &BenchArgs, report: &mut Report) -> Resul
                 dict: None,
                 quiet: true,
                 json: args.json,
+                per_game: false,
+                shard: None,
             };
             let (table, records) = crate::bananagrams::games_bench::bench(&games)?;
             write!(out, "{table}")?;

@@ -149,6 +149,8 @@ fn bench_reports_no_invalid_wins_and_no_hung_games() {
             dict: None,
             quiet: true,
             json: false,
+            per_game: false,
+            shard: None,
         };
         let (table, records) = bench(&args).unwrap();
         assert!(table.contains("invalid wins 0"), "{table}");
@@ -167,6 +169,8 @@ fn bench_reports_no_invalid_wins_and_no_hung_games() {
         dict: None,
         quiet: true,
         json: false,
+        per_game: false,
+        shard: None,
     };
     assert_eq!(bench(&bad).unwrap_err().code, 2);
 }

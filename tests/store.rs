@@ -228,3 +228,20 @@ fn cephalopod_shards_together_are_one_whole_run() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("shard '2/2' is not I/N"));
 }
+
+#[test]
+fn bananagrams_game_shards_together_are_one_whole_run() {
+    let bench = |extra: &[&str]| {
+        let mut args = vec!["bananagrams", "bench", "--games", "12", "--json", "--quiet"];
+        args.extend(extra);
+        let out = podium(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let whole = bench(&["--per-game"]);
+    assert_eq!(cases(&whole).len(), 12);
+    let shards = [bench(&["--shard", "0/2"]), bench(&["--shard", "1/2"])];
+    assert!(!shards[0].is_empty() && !shards[1].is_empty());
+    // Same games, same winners: the simulated clock makes every game repeatable.
+    assert_eq!(cases(&(shards[0].clone() + &shards[1])), cases(&whole));
+}

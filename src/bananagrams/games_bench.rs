@@ -1,5 +1,5 @@
-//! `podium bananagrams bench --games N --players A,B --seed S [--threaded]`: many seeded games,
-//! win rates per player, invalid wins, rotten bananas, hung games and time per game.
+//! `podium bananagrams bench --games N --players A,B --seed S [--threaded] [--shard I/N]`: many
+//! seeded games, win rates per player, invalid wins, rotten bananas, hung games, time per game.
 
 use super::dict::Lexicon;
 use super::game::{play_deterministic, play_threaded, GameSpec, Outcome, Setup, ThreadCpu};
@@ -9,6 +9,7 @@ use crate::core::cli::CliError;
 use crate::core::progress::Progress;
 use crate::core::report::Record;
 use crate::core::rng::Rng;
+use crate::core::shard::{takes, Shard};
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -41,6 +42,14 @@ pub struct GamesArgs {
     /// no hung game), instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// With --json, one record per game instead (case: the game's number and seed; answer: the
+    /// winner's seat and player, or why there is none): what shards concatenate into.
+    #[arg(long)]
+    pub per_game: bool,
+    /// Only shard I of N (0-based) of the games, by a hash of the game's number; the games keep
+    /// their seeds, so the shards' games are exactly the whole run's. Implies --per-game.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
 }
 
 /// Per-player tallies, by position in `--players`.
@@ -87,6 +96,9 @@ pub fn bench(args: &GamesArgs) -> Result<(String, Vec<Record>), CliError> {
     let mut sim_time: Vec<f64> = Vec::new();
     let mut cpu = ThreadCpu::start();
     let mut hung_seeds = Vec::new();
+    let per_game = args.per_game || args.shard.is_some();
+    let mut game_records = Vec::new();
+    let mut played = 0usize;
     let mut progress = Progress::new("bananagrams games", args.games, args.quiet);
     for game in 0..args.games {
         let rotation = game % seats;
@@ -96,6 +108,11 @@ pub fn bench(args: &GamesArgs) -> Result<(String, Vec<Record>), CliError> {
             seed: seeds.next_u64(),
             log: false,
         };
+        if !takes(args.shard, &game.to_string()) {
+            progress.advance("");
+            continue;
+        }
+        played += 1;
         let cpu_before = cpu.ns();
         let started = Instant::now();
         let result = if args.threaded {
@@ -117,6 +134,7 @@ pub fn bench(args: &GamesArgs) -> Result<(String, Vec<Record>), CliError> {
         for &seat in &result.rotten {
             tally[order[seat]].rotten += 1;
         }
+        let mut valid = true;
         match &result.outcome {
             Outcome::Won {
                 player,
@@ -125,6 +143,7 @@ pub fn bench(args: &GamesArgs) -> Result<(String, Vec<Record>), CliError> {
             } => {
                 if validate(grid, tiles, &setup.lexicon.list).is_err() {
                     invalid_wins += 1;
+                    valid = false;
                 }
                 tally[order[*player]].wins += 1;
                 if !args.threaded {
@@ -137,19 +156,39 @@ pub fn bench(args: &GamesArgs) -> Result<(String, Vec<Record>), CliError> {
                 hung_seeds.push(spec.seed);
             }
         }
+        if per_game {
+            game_records.push(game_record(
+                game,
+                &spec,
+                &result.outcome,
+                valid,
+                &order,
+                &kinds,
+            ));
+        }
         progress.advance("");
     }
     progress.finish();
-    let games = args.games as f64;
+    if played == 0 {
+        return Err(CliError::input(format!(
+            "bananagrams bench: shard {} holds none of the {} games",
+            args.shard.map_or_else(String::new, |s| s.to_string()),
+            args.games
+        )));
+    }
+    let games = played as f64;
     let mut out = String::new();
     let mode = if args.threaded {
         "threaded (one thread per player)"
     } else {
         "deterministic (simulated clock)"
     };
+    let shard = args
+        .shard
+        .map_or_else(String::new, |s| format!(" (shard {s}: {played})"));
     let _ = writeln!(
         out,
-        "bananagrams games: {} games, {mode}, seed {}, dictionary {}",
+        "bananagrams games: {} games{shard}, {mode}, seed {}, dictionary {}",
         args.games, args.seed, setup.lexicon.name
     );
     let _ = writeln!(
@@ -183,7 +222,7 @@ pub fn bench(args: &GamesArgs) -> Result<(String, Vec<Record>), CliError> {
         "{:<24} {:>9} {:>9} {:>9}",
         "time per game", "mean", "median", "p99"
     );
-    if cpu_ms.len() == args.games {
+    if cpu_ms.len() == played {
         let _ = writeln!(out, "{}", stat_row("CPU (ms)", &mut cpu_ms));
     } else {
         let _ = writeln!(
@@ -220,7 +259,38 @@ pub fn bench(args: &GamesArgs) -> Result<(String, Vec<Record>), CliError> {
             ..Record::default()
         })
         .collect();
-    Ok((out, records))
+    Ok((out, if per_game { game_records } else { records }))
+}
+
+/// One game's record for `--per-game`: the same game (number and seed) gives the same case in
+/// every shard, and its answer the same result on the simulated clock.
+fn game_record(
+    game: usize,
+    spec: &GameSpec,
+    outcome: &Outcome,
+    valid: bool,
+    order: &[usize],
+    kinds: &[Kind],
+) -> Record {
+    let seats: Vec<&str> = spec.seats.iter().map(|k| k.name()).collect();
+    let answer = match outcome {
+        Outcome::Won { player, .. } => format!(
+            "seat {} {} won (player {} of --players)",
+            player + 1,
+            kinds[order[*player]].name(),
+            order[*player] + 1
+        ),
+        Outcome::NoWinner => "no winner".to_string(),
+        Outcome::Hung => "hung".to_string(),
+    };
+    Record {
+        problem: "bananagrams",
+        case: format!("game {game} seed {:#018x}: {}", spec.seed, seats.join(",")),
+        score: Some(f64::from(u8::from(matches!(outcome, Outcome::Won { .. })))),
+        answer: Some(answer.into()),
+        ok: Some(valid && !matches!(outcome, Outcome::Hung)),
+        ..Record::default()
+    }
 }
 
 fn stat_row(label: &str, values: &mut [f64]) -> String {

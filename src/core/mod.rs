@@ -7,6 +7,7 @@ pub mod budget;
 pub mod cli;
 pub mod counters;
 pub mod cpu;
+pub mod hash;
 pub mod http;
 pub mod prefetch;
 pub mod progress;

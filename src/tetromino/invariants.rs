@@ -3,9 +3,8 @@
 
 use super::figures::{Figure, ORIENTATIONS};
 use super::signature::Signature;
-use std::collections::HashSet;
+use crate::core::hash::FastSet;
 use std::fmt::Write as _;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 /// The most colours a colouring has: (i mod 4, j mod 4).
@@ -135,31 +134,8 @@ const EXACT_WORK_CAP: u64 = 1 << 16;
 /// The modular stage's group has at most 2^12 elements: m = 2^(12 / (colours - 1)).
 const MODULAR_BITS: u32 = 12;
 
-/// Multiply-rotate hashing of the partial sums (the std SipHash dominated the exact stage).
-#[derive(Default)]
-struct SumHasher(u64);
-
-impl Hasher for SumHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-    fn write_u32(&mut self, value: u32) {
-        self.write_u64(u64::from(value));
-    }
-    fn write_u64(&mut self, value: u64) {
-        const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
-        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(GOLDEN);
-    }
-}
-
-type Sums = HashSet<Counts, BuildHasherDefault<SumHasher>>;
+// Multiply-rotate hashing of the partial sums: the std SipHash dominated the exact stage.
+type Sums = FastSet<Counts>;
 
 /// How a colouring refuted a signature.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -26,10 +26,9 @@ use super::solution::Placement;
 use super::trace::{Event, Observer, Pruned, Silent, Verdict};
 use crate::core::bitboard::BitGrid;
 use crate::core::budget::{Budget, Exhausted};
+use crate::core::hash::RandomKeySet;
 use crate::core::rng::{splitmix64, Rng};
 use crate::core::timer::Deadline;
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 const PAD: usize = 4;
@@ -282,29 +281,12 @@ fn luby(i: u32) -> u64 {
     }
 }
 
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u128(&mut self, key: u128) {
-        self.0 = key as u64;
-    }
-}
-
 // The memo stays a hashbrown set, not a table in a `core::arena` mapping: an open-addressing set
 // of u128 keys in its own mapping (linear probing, load 1/2 to 3/4, doubling) was tried on
 // `tetromino solve -n 12 -s T10,Z26 --memory 256` (the same proof of impossibility, 1,158,007
 // placements, 678,555 states): 3,232.5 M instructions against 3,198.4 M (callgrind), peak RSS
 // 54.5 MB against 32.1 MB. hashbrown's SIMD groups run at 7/8 load; a linear probe cannot.
-type Memo = HashSet<u128, BuildHasherDefault<KeyHasher>>;
+type Memo = RandomKeySet;
 
 /// One orientation prepared for a board: row masks and offsets in flat cell numbers.
 #[derive(Clone, Copy, Debug)]

@@ -13,13 +13,11 @@
 use super::placement::lock_positions_where;
 use super::value::{ahead_value, overlap, placement_value, spawn_cells, Features};
 use super::weights::{next_big_units, Weights};
+use crate::core::hash::{fast_hash, FastSet};
 use crate::core::timer::Deadline;
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::game::{move_score, Setup};
 use crate::icfp2015::rules::unit::Pos;
-use std::collections::hash_map::DefaultHasher;
-use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 /// The layers a beam past its horizon spreads its remaining time over.
@@ -140,7 +138,7 @@ pub fn plan(
         let candidates = if ahead.is_some() { 2 * width } else { width };
         let mut next: Vec<Node> = Vec::with_capacity(candidates);
         let mut links = Vec::with_capacity(candidates);
-        let mut seen: HashSet<u64> = HashSet::new();
+        let mut seen: FastSet<u64> = FastSet::default();
         for &(value, parent, pos, lines, board_term) in &children {
             if next.len() == candidates {
                 break;
@@ -148,9 +146,7 @@ pub fn plan(
             let from = &layer[parent as usize];
             let mut board = from.board.clone();
             board.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
-            let mut hasher = DefaultHasher::new();
-            board.rows().hash(&mut hasher);
-            if !seen.insert(hasher.finish()) {
+            if !seen.insert(fast_hash(board.rows())) {
                 continue;
             }
             next.push(Node {

@@ -5,12 +5,12 @@
 // member set are the same position for the repeated-position rule. A BFS path is shortest, so
 // it never visits a position twice and can never trigger that error, whatever its moves.
 
+use crate::core::hash::{FastMap, FastSet};
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::commands::Command;
 use crate::icfp2015::rules::game::{target, Game};
 use crate::icfp2015::rules::unit::{Pos, Unit};
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
 
 /// One way to lock the falling unit: where, and the commands from its current position (the
 /// last one is the command that locks it).
@@ -38,7 +38,8 @@ pub fn placements_from(board: &Board, unit: &Unit, start: Pos) -> Vec<Placement>
     let fits = |pos: Pos| board.fits(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
     let start = canonical(start);
     // Each reached position, with the position and command it was reached by.
-    let mut parent: HashMap<Pos, Option<(Pos, Command)>> = HashMap::from([(start, None)]);
+    let mut parent: FastMap<Pos, Option<(Pos, Command)>> = FastMap::default();
+    parent.insert(start, None);
     let mut queue = vec![start];
     let mut locks = Vec::new();
     let mut head = 0;
@@ -60,7 +61,7 @@ pub fn placements_from(board: &Board, unit: &Unit, start: Pos) -> Vec<Placement>
         }
     }
     // Positions with different pivots can still lock the same cells; keep the first.
-    let mut seen = HashSet::new();
+    let mut seen = FastSet::default();
     locks.retain(|&(pos, _)| {
         let mut cells = unit.cells(pos);
         cells.sort_by_key(|c| (c.y, c.x));
@@ -243,7 +244,7 @@ pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: boo
     // Positions that lock the same cells: the one nearest the start is kept and the list is in
     // that order, as in the BFS this replaced (measured: problem 20 scored 8,400-8,500 with the
     // BFS, 6,962-7,010 with row order and the first position of a cell set kept).
-    let mut locked_cells: HashMap<(i32, i32, &[u128]), usize> = HashMap::new();
+    let mut locked_cells: FastMap<(i32, i32, &[u128]), usize> = FastMap::default();
     let moves = |pos: Pos| {
         let turns = (pos.orientation as i32 - start.orientation as i32).rem_euclid(6);
         (pos.y - start.y) + (pos.x - start.x).abs() + turns.min(6 - turns)
@@ -342,6 +343,7 @@ pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: boo
 mod tests {
     use super::*;
     use crate::icfp2015::rules::game::{Outcome, Setup};
+    use std::collections::HashSet;
 
     fn setup(id: usize) -> Setup {
         Setup::bundled(id)

@@ -87,8 +87,8 @@ impl Hasher for RandomKeyHasher {
 
 pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 pub type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
-/// A set of random 128-bit keys.
-pub type RandomKeySet = HashSet<u128, BuildHasherDefault<RandomKeyHasher>>;
+/// A set of uniformly random keys (`u64` or `u128` Zobrist hashes).
+pub type RandomKeySet<K> = HashSet<K, BuildHasherDefault<RandomKeyHasher>>;
 
 /// The [`FastHasher`] hash of one value.
 pub fn fast_hash<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {

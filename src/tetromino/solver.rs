@@ -286,7 +286,7 @@ fn luby(i: u32) -> u64 {
 // `tetromino solve -n 12 -s T10,Z26 --memory 256` (the same proof of impossibility, 1,158,007
 // placements, 678,555 states): 3,232.5 M instructions against 3,198.4 M (callgrind), peak RSS
 // 54.5 MB against 32.1 MB. hashbrown's SIMD groups run at 7/8 load; a linear probe cannot.
-type Memo = RandomKeySet;
+type Memo = RandomKeySet<u128>;
 
 /// One orientation prepared for a board: row masks and offsets in flat cell numbers.
 #[derive(Clone, Copy, Debug)]

@@ -7,8 +7,8 @@ use crate::bananagrams::dict::Dawg;
 use crate::bananagrams::letters::{Tiles, LETTERS};
 use crate::bananagrams::movegen::{generate, MoveList, Options};
 use crate::core::budget::Budget;
+use crate::core::hash::RandomKeySet;
 use crate::core::rng::splitmix64;
-use std::collections::HashSet;
 
 /// A node (a grid expanded) generates its moves, so the clock is read every 2^5 of them.
 const CLOCK_EVERY_SHIFT: u32 = 5;
@@ -29,7 +29,7 @@ pub(super) struct Search<'a> {
     budget: Budget,
     pub(super) stats: Stats,
     hash: u64,
-    seen: HashSet<u64>,
+    seen: RandomKeySet<u64>,
     lists: Vec<MoveList>,
     out_of_budget: bool,
     /// Moves tried per grid in this pass, best first.
@@ -53,7 +53,7 @@ impl<'a> Search<'a> {
             budget: budget.with_clock_every(CLOCK_EVERY_SHIFT),
             stats: Stats::default(),
             hash,
-            seen: HashSet::new(),
+            seen: RandomKeySet::default(),
             lists: Vec::new(),
             out_of_budget: false,
             width: usize::MAX,

@@ -1,0 +1,4 @@
+//! Bananagrams online: real-time games for people and podium's players over JSON WebSockets,
+//! the server holding every tile (protocol and design in docs/bananagrams-online.md).
+
+pub mod assets;

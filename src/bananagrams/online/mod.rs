@@ -2,3 +2,8 @@
 //! the server holding every tile (protocol and design in docs/bananagrams-online.md).
 
 pub mod assets;
+pub mod grid;
+pub mod protocol;
+pub mod room;
+pub mod seat_player;
+pub mod secret;

@@ -427,3 +427,31 @@ fn stop_server(child: &mut std::process::Child) {
     let status = child.wait().unwrap();
     assert!(status.success(), "the server exits 0 on SIGTERM: {status}");
 }
+
+#[test]
+fn a_rejoin_takes_the_seat_from_the_old_connection() {
+    let server = start();
+    let url = server.url.as_str();
+    let room = create(
+        url,
+        r#"[{"kind":"person"},{"kind":"podium","player":"tls","pace_ms":60000}]"#,
+    );
+    let (mut old, seat, token) = join(url, &room, "Ann");
+    let mut new = connect(url);
+    new.send_text(&format!(
+        r#"{{"type":"rejoin","room":"{room}","token":"{token}"}}"#
+    ))
+    .unwrap();
+    let again = new
+        .wait_for(WAIT, |m| match m {
+            ServerMessage::Welcome { seat, .. } => Some(*seat),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(again, seat);
+    old.send_text(r#"{"type":"stuck"}"#).unwrap();
+    assert!(closed(&mut old));
+    new.send_text(r#"{"type":"remove","row":0,"col":0,"id":9}"#)
+        .unwrap();
+    assert!(rejection(&mut new).contains("no tile"));
+}

@@ -216,13 +216,23 @@ async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> Res
 /// Sends a room's waiting messages to the connected seats and logs its events; `since`: when
 /// the action that caused them arrived.
 fn flush(shared: &Shared, entry: &mut RoomEntry, since: Instant) {
-    for (seat, message) in entry.room.take_messages() {
-        if let Some((_, sender)) = &entry.senders[seat] {
-            // A client that let QUEUE frames pile up is gone for the room: its session ends
-            // when it finds its queue closed.
-            if sender.try_send((message.to_json().into(), since)).is_err() {
-                entry.senders[seat] = None;
+    loop {
+        let mut fallen_behind = Vec::new();
+        for (seat, message) in entry.room.take_messages() {
+            if let Some((_, sender)) = &entry.senders[seat] {
+                if sender.try_send((message.to_json().into(), since)).is_err() {
+                    fallen_behind.push(seat);
+                }
             }
+        }
+        if fallen_behind.is_empty() {
+            break;
+        }
+        // A client that let QUEUE frames pile up is gone for the room (its seat is away, its
+        // token can take it back); its session closes when it finds the seat not its own.
+        for seat in fallen_behind {
+            entry.senders[seat] = None;
+            entry.room.disconnect(seat, since);
         }
     }
     for line in entry.room.take_log() {
@@ -299,6 +309,8 @@ impl Session {
                 _ = ping.tick() => {
                     if heard.elapsed() >= config.idle_timeout {
                         Next::Close(1000, "silent too long")
+                    } else if !self.still_seated() {
+                        Next::Close(1008, "this seat is no longer this connection's")
                     } else {
                         let _ = socket.send(Message::Ping(Default::default())).await;
                         Next::Go
@@ -385,7 +397,7 @@ impl Session {
             Err(refused) => self.refuse(refused),
             Ok(parsed) => match parsed.request {
                 Request::Entry(entry) => self.enter(entry, parsed.id),
-                Request::Play(intent) => self.play(intent, parsed.id),
+                Request::Play(intent) => return self.play(intent, parsed.id),
             },
         }
         Next::Go
@@ -493,16 +505,33 @@ impl Session {
         Ok(())
     }
 
-    fn play(&mut self, intent: Intent, id: Option<u64>) {
+    /// Whether this connection still holds its seat (a rejoin elsewhere or falling behind the
+    /// game takes it away); true before it has one.
+    fn still_seated(&self) -> bool {
+        self.seat.as_ref().is_none_or(|(entry, seat)| {
+            lock(entry).senders[*seat]
+                .as_ref()
+                .is_some_and(|(id, _)| *id == self.id)
+        })
+    }
+
+    fn play(&mut self, intent: Intent, id: Option<u64>) -> Next {
         let of = intent.name();
         let Some((entry, seat)) = &self.seat else {
-            return self.refuse(Refused {
+            self.refuse(Refused {
                 of: of.into(),
                 reason: "create or join a room first".into(),
                 id,
             });
+            return Next::Go;
         };
         let mut guard = lock(entry);
+        if guard.senders[*seat]
+            .as_ref()
+            .is_none_or(|(c, _)| *c != self.id)
+        {
+            return Next::Close(1008, "this seat is no longer this connection's");
+        }
         let result = guard.room.act(*seat, intent);
         count_end(&self.shared, &mut guard.room);
         flush(&self.shared, &mut guard, self.arrived);
@@ -519,6 +548,7 @@ impl Session {
                 id,
             }),
         }
+        Next::Go
     }
 
     fn leave(&mut self) {

@@ -455,3 +455,44 @@ fn a_rejoin_takes_the_seat_from_the_old_connection() {
         .unwrap();
     assert!(rejection(&mut new).contains("no tile"));
 }
+
+#[test]
+fn the_bot_command_plays_a_seat_and_prints_the_end() {
+    let server = start();
+    let room = create(
+        &server.url,
+        r#"[{"kind":"person"},{"kind":"podium","player":"Podium","pace_ms":5}]"#,
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_podium"))
+        .args([
+            "bananagrams",
+            "bot",
+            "--server",
+            &server.url,
+            "--room",
+            &room,
+        ])
+        .args(["--player", "tls", "--name", "far away", "--pace-ms", "50"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("seat 0 (far away): "), "{stdout}");
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_podium"))
+        .args([
+            "bananagrams",
+            "bot",
+            "--server",
+            &server.url,
+            "--room",
+            "NOSUCHROOM",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no room NOSUCHROOM"));
+}

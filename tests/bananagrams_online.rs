@@ -42,6 +42,7 @@ fn start() -> Running {
         idle_timeout: Duration::from_secs(3),
         rate: 400.0,
         burst: 100.0,
+        min_pace: Duration::ZERO,
         log: false,
         limits: Limits {
             header_timeout: Duration::from_millis(500),
@@ -248,6 +249,12 @@ fn hostile_clients_are_refused_and_the_game_beside_them_plays_on() {
     assert!(rejection(&mut ann).contains("do not hold"));
     ann.send_text(r#"{"type":"bananas"}"#).unwrap();
     assert!(rejection(&mut ann).contains("on your rack"));
+    // One room per connection.
+    let mut maker = connect(url);
+    let room_of_two = r#"{"type":"create","seats":[{"kind":"person"},{"kind":"person"}]}"#;
+    maker.send_text(room_of_two).unwrap();
+    maker.send_text(room_of_two).unwrap();
+    assert!(rejection(&mut maker).contains("created a room already"));
     // An oversized message closes that connection only.
     let (mut big, _, _) = {
         let mut c = connect(url);

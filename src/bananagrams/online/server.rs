@@ -37,6 +37,9 @@ pub struct ServerConfig {
     pub burst: f64,
     /// Rooms at once; `create` is refused beyond.
     pub max_rooms: usize,
+    /// The fastest pace a podium seat may be given (a faster one is slowed to it), so rooms of
+    /// podium players cannot take every core.
+    pub min_pace: Duration,
     /// WebSocket sessions at once; the upgrade is refused (503) beyond.
     pub max_sessions: usize,
     /// How long a finished room is kept for rejoining to see its end.
@@ -55,6 +58,7 @@ impl Default for ServerConfig {
             rate: 40.0,
             burst: 80.0,
             max_rooms: 4096,
+            min_pace: Duration::from_millis(100),
             max_sessions: 4096,
             keep_over: Duration::from_secs(600),
             log: true,
@@ -251,6 +255,8 @@ struct Session {
     inbox: mpsc::Receiver<Outgoing>,
     /// When the frame being handled arrived.
     arrived: Instant,
+    /// One room per connection.
+    created: bool,
     tokens: f64,
     refilled: Instant,
     over_rate: u32,
@@ -276,6 +282,7 @@ impl Session {
             refilled: Instant::now(),
             over_rate: 0,
             arrived: Instant::now(),
+            created: false,
         }
     }
 
@@ -433,7 +440,20 @@ impl Session {
     }
 
     fn create(&mut self, name: Option<String>, seats: Vec<SeatPlan>) -> Result<(), String> {
+        if self.created {
+            return Err("this connection has created a room already".into());
+        }
         let shared = Arc::clone(&self.shared);
+        let seats = seats
+            .into_iter()
+            .map(|plan| match plan {
+                SeatPlan::Podium { kind, pace } => SeatPlan::Podium {
+                    kind,
+                    pace: pace.max(shared.config.min_pace),
+                },
+                person => person,
+            })
+            .collect::<Vec<_>>();
         let (code, entry) = {
             let mut rooms = lock(&shared.rooms);
             if rooms.len() >= shared.config.max_rooms {
@@ -461,6 +481,7 @@ impl Session {
             rooms.insert(code.clone(), Arc::clone(&entry));
             (code, entry)
         };
+        self.created = true;
         shared
             .counters
             .rooms_created

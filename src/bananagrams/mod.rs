@@ -8,6 +8,7 @@ pub mod game;
 pub mod games_bench;
 pub mod letters;
 pub mod movegen;
+pub mod online;
 pub mod players;
 pub mod scorers;
 pub mod solver;

@@ -14,6 +14,7 @@ pub mod progress;
 pub mod report;
 pub mod rng;
 pub mod shard;
+pub mod signal;
 pub mod stamp;
 pub mod terminal;
 pub mod text;

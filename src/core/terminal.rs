@@ -8,8 +8,6 @@ use std::time::Duration;
 
 /// Whether the terminal is in the session's modes, so that restoring it happens once.
 static TAKEN: AtomicBool = AtomicBool::new(false);
-/// Set by the SIGTERM/SIGHUP handler; the session's loop reads it and ends.
-static HANGUP: AtomicBool = AtomicBool::new(false);
 
 /// How often a loop waiting for keys should look at [`hung_up`]: a signal ends the session
 /// within this.
@@ -48,14 +46,9 @@ fn restore_without_stdout_lock() {
     }
 }
 
-extern "C" fn on_hangup(_signal: libc::c_int) {
-    // Only an atomic store: nothing else is async-signal-safe here. The loop does the rest.
-    HANGUP.store(true, Ordering::SeqCst);
-}
-
 /// True once SIGTERM or SIGHUP arrived during a session: its loop should end and drop it.
 pub fn hung_up() -> bool {
-    HANGUP.load(Ordering::SeqCst)
+    super::signal::arrived()
 }
 
 /// The terminal in raw mode on the alternate screen until dropped, even on a panic.
@@ -68,11 +61,7 @@ impl FullScreen {
             restore();
             previous(info);
         }));
-        for signal in [libc::SIGTERM, libc::SIGHUP] {
-            // SAFETY: `on_hangup` is an `extern "C" fn(c_int)` that only stores to an atomic,
-            // which is async-signal-safe; the handler stays valid for the life of the process.
-            unsafe { libc::signal(signal, on_hangup as extern "C" fn(libc::c_int) as usize) };
-        }
+        super::signal::catch(&[libc::SIGTERM, libc::SIGHUP]);
         // A dead terminal can keep the key reader spinning on end-of-file without returning to
         // the loop that polls the flag (seen: a tmux server killed under the game), so a
         // watchdog ends the process if the loop has not ended a grace period after the signal.

@@ -292,6 +292,7 @@ pub fn run_with(
             .map_err(CliError::input)?;
             let address = server.local_addr();
             let _ = writeln!(err, "serving http://{address}/api/puzzle");
+            server.stop_on_signals();
             server.serve().map_err(|e| CliError::new(1, e))
         }
         TetrominoCommand::NetSolve {

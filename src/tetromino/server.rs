@@ -166,6 +166,11 @@ impl PuzzleServer {
     pub fn stop(&self) {
         self.http.stop();
     }
+
+    /// Stops serving on SIGINT or SIGTERM, so `serve` returns and the command exits 0.
+    pub fn stop_on_signals(&self) {
+        self.http.stop_on_signals();
+    }
 }
 
 async fn not_found(uri: Uri) -> Reply {

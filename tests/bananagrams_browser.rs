@@ -80,7 +80,7 @@ fn two_words(letters: &str) -> (Vec<u8>, Vec<u8>, usize, usize) {
     let hand = Tiles::parse(letters).expect("a rack of letters");
     let mut firsts = dawg.anagrams(&hand, None);
     firsts.retain(|w| (3..=6).contains(&w.len()));
-    firsts.sort_by_key(|w| std::cmp::Reverse(w.len()));
+    firsts.sort_by_key(|w| w.len().abs_diff(5));
     for first in &firsts {
         let rest = Tiles::parse(&without(letters, first)).expect("letters");
         for (i, &letter) in first.iter().enumerate() {
@@ -211,6 +211,11 @@ fn a_person_plays_two_podium_players_in_chromium() {
     browser.click("#dump");
     browser.wait_for("[...document.querySelectorAll('#log li')].some(li => li.textContent.startsWith('You dumped'))", Duration::from_secs(5));
 
+    // The podium players peel meanwhile: wait for a peel in the log, then take the picture.
+    browser.wait_for("[...document.querySelectorAll('#log li')].filter(li => /peel/i.test(li.textContent)).length >= 2", Duration::from_secs(60));
+    let shot = shots_dir().join("bananagrams-game.png");
+    std::fs::write(&shot, browser.screenshot()).expect("write the game screenshot");
+
     // A reload rejoins the seat with the token kept in sessionStorage.
     browser.navigate(&server.url);
     browser.wait_for(
@@ -222,8 +227,6 @@ fn a_person_plays_two_podium_players_in_chromium() {
         ),
         Duration::from_secs(10),
     );
-    let shot = shots_dir().join("bananagrams-game.png");
-    std::fs::write(&shot, browser.screenshot()).expect("write the game screenshot");
 
     // Play on: the podium players peel at their pace until one of them calls BANANAS.
     browser.wait_for(

@@ -99,6 +99,11 @@ function forgetSeat() {
 
 // ---- messages from the server ---------------------------------------------------------------
 
+// Letters as the server writes them ("ABC", or a list) as a list.
+function letterList(value) {
+  return Array.isArray(value) ? value : [...String(value || "")];
+}
+
 function receive(message) {
   switch (message.type) {
     case "room":
@@ -114,14 +119,15 @@ function receive(message) {
       setStatus("You are seat " + (message.seat + 1) + " in room " + message.room + ".");
       break;
     case "state":
+      message.rack = letterList(message.rack);
       app.state = message;
       renderState();
       break;
     case "peeled":
-      addLog((seatName(message.seat) || "Someone") + " peeled: you took " + message.got + ".", "mine");
+      addLog("You took " + message.got + " from " + (message.seat === app.seat ? "your" : (seatName(message.seat) || "a") + "'s") + " peel.", "mine");
       break;
     case "dumped":
-      addLog("You dumped " + message.gave + " and took " + (message.got || []).join(" ") + ".", "mine");
+      addLog("You dumped " + message.gave + " and took " + letterList(message.got).join(" ") + ".", "mine");
       break;
     case "log":
       addLog(message.text, message.event);
@@ -179,15 +185,13 @@ function seatRow(kind) {
 function createRoom(event) {
   event.preventDefault();
   const name = $("create-name").value.trim();
-  const seats = [{ kind: "person", name }];
-  let personCount = 1;
+  const seats = [{ kind: "person" }];
   for (const row of document.querySelectorAll("#seat-list li")) {
     if (row.dataset.kind === "podium") {
       const pace = Math.max(0, Math.min(60000, Number(row.querySelector(".seat-pace").value) || 0));
       seats.push({ kind: "podium", player: row.querySelector(".seat-player").value, pace_ms: pace });
     } else {
-      personCount += 1;
-      seats.push({ kind: "person", name: "Player " + personCount });
+      seats.push({ kind: "person" });
     }
   }
   if (seats.length < 2 || seats.length > 8) {
@@ -195,7 +199,7 @@ function createRoom(event) {
     return;
   }
   app.room = null;
-  enter({ type: "create", seats });
+  enter({ type: "create", name, seats });
 }
 
 function joinRoom(event) {
@@ -475,6 +479,7 @@ function renderState() {
     over: "The game is over.",
   };
   $("phase-line").textContent = phases[state.phase] || state.phase;
+  $("phase-line").hidden = state.phase === "playing";
   renderSeats();
   renderRack();
   renderBoard();
@@ -596,7 +601,7 @@ function finalGrid(entry) {
     }
   });
   const caption = document.createElement("figcaption");
-  const tiles = Array.isArray(entry.tiles) ? entry.tiles.length : entry.tiles;
+  const tiles = typeof entry.tiles === "number" ? entry.tiles : letterList(entry.tiles).length;
   caption.textContent = entry.name + seatTag(entry.player, entry.seat) + ": " + entry.status + ", " + tiles + " tiles";
   figure.append(caption, grid);
   return figure;
@@ -612,6 +617,10 @@ function showOver(message) {
   const grids = $("final-grids");
   grids.textContent = "";
   names.forEach((entry) => grids.appendChild(finalGrid(entry)));
+  const finalLog = $("final-log");
+  finalLog.textContent = "";
+  for (const item of $("log").children) finalLog.appendChild(item.cloneNode(true));
+  finalLog.scrollTop = finalLog.scrollHeight;
   $("final").hidden = false;
   $("game").hidden = true;
   setStatus("Game over in room " + app.room + ".");
@@ -630,8 +639,8 @@ function showGame() {
   $("lobby").hidden = true;
   $("final").hidden = true;
   $("game").hidden = false;
+  if ($("room-code").textContent !== app.room) $("log").textContent = "";
   $("room-code").textContent = app.room;
-  $("log").textContent = "";
   app.centred = false;
 }
 

@@ -1,9 +1,16 @@
-//! `podium bananagrams solve|hands|anagrams|check|bench|dict`: the clap types and their runner.
+//! `podium bananagrams solve|hands|anagrams|check|bench|dict|serve|bot`: the clap types and
+//! their runner.
 //! Exit codes: 0 solved (or valid), 2 bad input, 3 proven impossible (or invalid), 4 gave up.
 
 use super::dict::{Lexicon, Place};
+use super::game::Setup;
 use super::games_bench::{bench, GamesArgs};
 use super::letters::{BadHand, Tiles, MAX_HAND};
+use super::online::bot::{self, BotOptions};
+use super::online::client::socket_url;
+use super::online::protocol::check_name;
+use super::online::server::{GameServer, ServerConfig};
+use super::players::Kind;
 use super::solver::{solve_with_stats, Verdict};
 use super::svg;
 use super::validate::validate;
@@ -101,6 +108,44 @@ pub enum BananagramsCommand {
     Dict {
         #[command(flatten)]
         dict: DictArg,
+    },
+    /// Serve real-time games for people and podium's players: the page at /, the WebSocket at
+    /// /ws (protocol in docs/bananagrams-online.md). SIGINT or SIGTERM stops it.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Port to listen on (0: any free port; the URL is printed on stderr).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Seconds a dropped seat may rejoin before its tiles go back to the bunch.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+        grace: u64,
+        /// No line per room event on stderr.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Seat a podium player in a room of a game server, over the page's protocol; prints the
+    /// end of the game (exit 0 when it ended, 1 when the server refused or went away).
+    Bot {
+        /// The server, e.g. http://127.0.0.1:8080.
+        #[arg(long)]
+        server: String,
+        /// The room's code.
+        #[arg(long)]
+        room: String,
+        /// The podium player (Podium, TwoLetterStranding or tls, Stranding, Dangling, Standard).
+        #[arg(long, default_value = "Podium")]
+        player: String,
+        /// The seat's name in the room [default: the player's name].
+        #[arg(long)]
+        name: Option<String>,
+        /// Milliseconds between two actions (at least 50).
+        #[arg(long, value_name = "MS", default_value_t = 1500)]
+        pace_ms: u64,
+        /// Seconds before giving up on a game that does not end.
+        #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
+        limit: u64,
     },
 }
 
@@ -315,7 +360,67 @@ pub fn run(command: BananagramsCommand) -> Result<(), CliError> {
             )?;
             Ok(())
         }
+        BananagramsCommand::Serve {
+            host,
+            port,
+            grace,
+            quiet,
+        } => serve(&host, port, grace, quiet),
+        BananagramsCommand::Bot {
+            server,
+            room,
+            player,
+            name,
+            pace_ms,
+            limit,
+        } => {
+            let kind = Kind::by_name(&player).ok_or_else(|| {
+                CliError::input(format!(
+                    "bananagrams bot --player: no player {player:?} (try Podium or tls)"
+                ))
+            })?;
+            let name = check_name(name.as_deref().unwrap_or(kind.name()))
+                .map_err(|e| CliError::input(format!("bananagrams bot --name: {e}")))?;
+            socket_url(&server).map_err(|e| CliError::input(format!("bananagrams bot: {e}")))?;
+            let options = BotOptions {
+                server,
+                room,
+                kind,
+                name,
+                pace: Duration::from_millis(pace_ms).max(bot::MIN_PACE),
+                limit: Duration::from_secs(limit),
+            };
+            let setup = Setup::new(Lexicon::enable());
+            let report = bot::play(&options, &setup, |line| eprintln!("{line}"))
+                .map_err(|e| CliError::new(1, format!("bananagrams bot: {e}")))?;
+            let outcome = match report.winner {
+                Some(w) if w == report.seat => "won".to_string(),
+                Some(w) => format!("lost to seat {w}"),
+                None => "no winner".to_string(),
+            };
+            writeln!(
+                out,
+                "seat {} ({}): {outcome}: {}",
+                report.seat, options.name, report.reason
+            )?;
+            Ok(())
+        }
     }
+}
+
+fn serve(host: &str, port: u16, grace: u64, quiet: bool) -> Result<(), CliError> {
+    let config = ServerConfig {
+        grace: Duration::from_secs(grace),
+        log: !quiet,
+        ..ServerConfig::default()
+    };
+    let server = GameServer::bind(&format!("{host}:{port}"), config)
+        .map_err(|e| CliError::input(format!("bananagrams {e}")))?;
+    server.stop_on_signals();
+    eprintln!("serving http://{}/", server.local_addr());
+    server
+        .serve()
+        .map_err(|e| CliError::new(1, format!("bananagrams serve: {e}")))
 }
 
 /// The `hands` report: outcome counts, the share decided within 100 ms and 1 s, and time per

@@ -234,4 +234,33 @@ impl HttpServer {
     pub fn stop(&self) {
         self.stop.send_replace(true);
     }
+
+    /// Stops serving on SIGINT or SIGTERM (checked every 100 ms on the server's runtime), so
+    /// `serve` returns and the command exits 0.
+    pub fn stop_on_signals(&self) {
+        for signal in [libc::SIGINT, libc::SIGTERM] {
+            // SAFETY: `on_stop_signal` only stores to an atomic, which is async-signal-safe, and
+            // it lives as long as the process.
+            unsafe {
+                libc::signal(
+                    signal,
+                    on_stop_signal as extern "C" fn(libc::c_int) as usize,
+                )
+            };
+        }
+        let stop = self.stop.clone();
+        self.runtime.spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_millis(100));
+            while !STOP_SIGNALLED.load(std::sync::atomic::Ordering::Relaxed) {
+                tick.tick().await;
+            }
+            stop.send_replace(true);
+        });
+    }
+}
+
+static STOP_SIGNALLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+extern "C" fn on_stop_signal(_signal: libc::c_int) {
+    STOP_SIGNALLED.store(true, std::sync::atomic::Ordering::Relaxed);
 }

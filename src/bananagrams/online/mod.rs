@@ -2,3 +2,11 @@
 //! the server holding every tile (protocol and design in docs/bananagrams-online.md).
 
 pub mod assets;
+pub mod bot;
+pub mod client;
+pub mod grid;
+pub mod protocol;
+pub mod room;
+pub mod seat_player;
+pub mod secret;
+pub mod server;

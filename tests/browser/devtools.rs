@@ -1,19 +1,17 @@
 //! Headless Chromium driven over its DevTools protocol: one page, its console errors collected,
 //! and input sent as a person's mouse and keyboard would send it.
 
-#[path = "websocket.rs"]
-mod websocket;
-
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
+use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use websocket::WebSocket;
+use tungstenite::{Message, WebSocket};
 
 pub struct Browser {
     child: Child,
-    socket: WebSocket,
+    socket: WebSocket<TcpStream>,
     session: String,
     next_id: u64,
     profile: PathBuf,
@@ -56,8 +54,7 @@ impl Browser {
             }
         };
         std::thread::spawn(move || lines.for_each(drop));
-        let socket =
-            WebSocket::connect(&address, Duration::from_secs(60)).expect("DevTools socket");
+        let socket = devtools_socket(&address);
         let mut browser = Browser {
             child,
             socket,
@@ -95,11 +92,15 @@ impl Browser {
             message["sessionId"] = json!(self.session);
         }
         self.socket
-            .send_text(&message.to_string())
+            .send(Message::Text(message.to_string().into()))
             .expect("send to DevTools");
         loop {
-            let text = self.socket.read_text().expect("read from DevTools");
-            let answer: Value = serde_json::from_str(&text).expect("DevTools speaks JSON");
+            let text = match self.socket.read().expect("read from DevTools") {
+                Message::Text(text) => text,
+                Message::Close(frame) => panic!("DevTools closed its socket: {frame:?}"),
+                _ => continue,
+            };
+            let answer: Value = serde_json::from_str(text.as_str()).expect("DevTools speaks JSON");
             if answer["id"] == json!(id) {
                 if let Some(error) = answer.get("error") {
                     panic!("DevTools {method} failed: {error}");
@@ -260,9 +261,8 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         self.session.clear();
-        let _ = self
-            .socket
-            .send_text(r#"{"id":0,"method":"Browser.close"}"#);
+        let close = r#"{"id":0,"method":"Browser.close"}"#;
+        let _ = self.socket.send(Message::Text(close.into()));
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(5) {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -274,6 +274,22 @@ impl Drop for Browser {
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.profile);
     }
+}
+
+/// The browser's DevTools WebSocket at `ws://HOST:PORT/devtools/browser/ID`; a read waits a minute
+/// at most, so a hung browser fails the test instead of stalling it.
+fn devtools_socket(address: &str) -> WebSocket<TcpStream> {
+    let authority = address
+        .trim_start_matches("ws://")
+        .split('/')
+        .next()
+        .unwrap_or_default();
+    let stream = TcpStream::connect(authority).expect("connect to DevTools");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("a read timeout");
+    let (socket, _) = tungstenite::client(address, stream).expect("the DevTools handshake");
+    socket
 }
 
 fn decode_base64(text: &str) -> Vec<u8> {

@@ -620,9 +620,9 @@ function showOver(message) {
   const finalLog = $("final-log");
   finalLog.textContent = "";
   for (const item of $("log").children) finalLog.appendChild(item.cloneNode(true));
-  finalLog.scrollTop = finalLog.scrollHeight;
   $("final").hidden = false;
   $("game").hidden = true;
+  finalLog.scrollTop = finalLog.scrollHeight;
   setStatus("Game over in room " + app.room + ".");
   renderButtons();
 }

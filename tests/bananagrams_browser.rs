@@ -1,7 +1,7 @@
 //! The game page in a real browser: headless Chromium plays a person's game against two podium
 //! players on `podium bananagrams serve`, by keyboard and drag and drop, to someone's BANANAS.
 //!
-//! About a minute (the podium players keep a human pace), so ignored by default; run with
+//! About 20 s (the podium players keep a human pace) and Chromium, so ignored by default; run with
 //!     cargo test --test bananagrams_browser -- --ignored --nocapture
 //! and PODIUM_SCREENSHOTS=docs/img to refresh the README's screenshots.
 
@@ -120,7 +120,7 @@ fn shots_dir() -> PathBuf {
 }
 
 #[test]
-#[ignore = "a minute of real-time play in headless Chromium; see the top of this file"]
+#[ignore = "20 s of real-time play in headless Chromium; see the top of this file"]
 fn a_person_plays_two_podium_players_in_chromium() {
     let server = Server::start();
     let mut browser = Browser::launch(1400, 900);
@@ -258,4 +258,54 @@ fn a_person_plays_two_podium_players_in_chromium() {
     );
     drop(browser);
     drop(server);
+}
+
+#[test]
+#[ignore = "two headless Chromiums; see the top of this file"]
+fn a_second_person_joins_by_the_room_link() {
+    let server = Server::start();
+    let mut host = Browser::launch(1200, 800);
+    host.navigate(&server.url);
+    host.wait_for(
+        "document.querySelectorAll('#seat-list li').length === 1",
+        Duration::from_secs(10),
+    );
+    host.click("#seat-list li button");
+    host.click("#add-person");
+    host.click("#add-podium");
+    host.click("#create-button");
+    host.wait_for("document.getElementById('room-code').textContent.length === 10 && document.getElementById('phase-line').textContent.startsWith('Waiting')", Duration::from_secs(10));
+    let code = host.eval("document.getElementById('room-code').textContent");
+    let code = code.as_str().expect("a room code").to_string();
+
+    let mut guest = Browser::launch(1200, 800);
+    guest.navigate(&format!("{}#{code}", server.url));
+    guest.wait_for(
+        &format!("document.getElementById('join-room').value === '{code}'"),
+        Duration::from_secs(10),
+    );
+    guest.eval("document.getElementById('join-name').value = 'Guest'; true");
+    guest.click("#join-button");
+    for page in [&mut host, &mut guest] {
+        page.wait_for("document.getElementById('phase-line').hidden && document.querySelectorAll('#rack .rack-tile').length === 21 && document.querySelectorAll('#seats li').length === 3", Duration::from_secs(10));
+    }
+    let names = guest.eval(
+        "[...document.querySelectorAll('#seats .seat-name')].map(e => e.textContent).join(', ')",
+    );
+    assert_eq!(
+        names,
+        serde_json::json!("Player, Guest (you), Podium (computer)")
+    );
+    host.eval("true");
+    guest.eval("true");
+    assert!(
+        host.errors.is_empty(),
+        "host's console errors: {:#?}",
+        host.errors
+    );
+    assert!(
+        guest.errors.is_empty(),
+        "guest's console errors: {:#?}",
+        guest.errors
+    );
 }

@@ -6,6 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tungstenite::{Message, WebSocket};
 
@@ -22,7 +23,12 @@ pub struct Browser {
 impl Browser {
     /// Starts `chromium --headless` with a fresh profile and opens one blank page of the size.
     pub fn launch(width: u32, height: u32) -> Browser {
-        let profile = std::env::temp_dir().join(format!("podium-chromium-{}", std::process::id()));
+        static LAUNCHED: AtomicUsize = AtomicUsize::new(0);
+        let profile = std::env::temp_dir().join(format!(
+            "podium-chromium-{}-{}",
+            std::process::id(),
+            LAUNCHED.fetch_add(1, Ordering::Relaxed)
+        ));
         let mut child = Command::new("chromium")
             .args([
                 "--headless",

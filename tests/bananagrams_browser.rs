@@ -228,6 +228,13 @@ fn a_person_plays_two_podium_players_in_chromium() {
         Duration::from_secs(10),
     );
 
+    // A dropped socket rejoins by itself.
+    browser.eval("app.socket.close(); true");
+    browser.wait_for(
+        "document.querySelectorAll('#log li.log-back').length >= 2",
+        Duration::from_secs(10),
+    );
+
     // Play on: the podium players peel at their pace until one of them calls BANANAS.
     browser.wait_for(
         "!document.getElementById('final').hidden",

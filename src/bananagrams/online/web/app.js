@@ -21,6 +21,8 @@ const app = {
   over: false,
   centred: false,
   reconnectTimer: null,
+  graceSeconds: 60,
+  droppedAt: null,
 };
 
 // ---- the socket -----------------------------------------------------------------------------
@@ -52,7 +54,12 @@ function connect(firstMessage) {
     if (app.socket !== socket) return;
     app.socket = null;
     const saved = savedSeat();
-    if (saved && !app.over) {
+    if (app.droppedAt === null) app.droppedAt = Date.now();
+    if (saved && !app.over && Date.now() - app.droppedAt > app.graceSeconds * 1000) {
+      forgetSeat();
+      showLobby();
+      setStatus("Could not reach the server within the " + app.graceSeconds + " s grace period: the seat is lost.");
+    } else if (saved && !app.over) {
       setStatus("Connection lost: rejoining room " + saved.room + "…");
       clearTimeout(app.reconnectTimer);
       app.reconnectTimer = setTimeout(() => connect({ type: "rejoin", room: saved.room, token: saved.token }), 1000);
@@ -114,6 +121,8 @@ function receive(message) {
       app.seat = message.seat;
       app.seatsInfo = message.seats || [];
       app.over = false;
+      app.droppedAt = null;
+      if (Number.isFinite(message.grace_s)) app.graceSeconds = message.grace_s;
       saveSeat(message.room, message.token);
       showGame();
       setStatus("You are seat " + (message.seat + 1) + " in room " + message.room + ".");

@@ -289,3 +289,141 @@ fn hostile_clients_are_refused_and_the_game_beside_them_plays_on() {
     let report = calm_bot.join().unwrap().expect("the calm game ended");
     check_winner(report.winner, &report.grids);
 }
+
+/// The load run: 200 two-bot games at once against a `podium bananagrams serve` process, bots
+/// acting every 100 ms. Run it with
+/// `cargo test --release --test bananagrams_online -- --ignored --nocapture load`
+/// (about a minute); it prints games, invalid wins, hung games, the server's peak memory and
+/// the latency from action to answer.
+#[test]
+#[ignore]
+fn load_200_games_of_bots() {
+    use std::io::BufRead;
+    const GAMES: usize = 200;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_podium"))
+        .args(["bananagrams", "serve", "--port", "0", "--quiet"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("serving ")
+        .expect("the bound URL")
+        .trim_end_matches('/')
+        .to_string();
+    let rooms: Vec<String> = (0..GAMES)
+        .map(|_| create(&url, r#"[{"kind":"person"},{"kind":"person"}]"#))
+        .collect();
+    let setup = Setup::new(Lexicon::enable());
+    let started = Instant::now();
+    let bots: Vec<_> = rooms
+        .iter()
+        .flat_map(|room| {
+            [
+                (room.clone(), Kind::Podium),
+                (room.clone(), Kind::TwoLetterStranding),
+            ]
+        })
+        .map(|(room, kind)| {
+            let options = BotOptions {
+                server: url.clone(),
+                room,
+                kind,
+                name: kind.name().into(),
+                pace: Duration::from_millis(100),
+                limit: Duration::from_secs(600),
+            };
+            let setup = setup.clone();
+            std::thread::Builder::new()
+                .stack_size(512 << 10)
+                .spawn(move || bot::play(&options, &setup, |_| {}))
+                .unwrap()
+        })
+        .collect();
+    let reports: Vec<Result<BotReport, String>> =
+        bots.into_iter().map(|b| b.join().unwrap()).collect();
+    let elapsed = started.elapsed();
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .map(|l| l.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap())
+            .unwrap()
+    };
+    let (peak_kib, now_kib) = (field("VmHWM:"), field("VmRSS:"));
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", child.id())).unwrap();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    // utime and stime, in clock ticks of 10 ms.
+    let server_cpu =
+        (fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap()) / 100.0;
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap();
+    stop_server(&mut child);
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    eprintln!("server {}", rest.trim());
+    eprintln!("server CPU {server_cpu:.1} s; load average {}", load.trim());
+    let (mut won, mut no_winner, mut hung, mut invalid) = (0, 0, 0, 0);
+    let mut latencies = Vec::new();
+    for pair in reports.chunks(2) {
+        match (&pair[0], &pair[1]) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.winner, b.winner);
+                match a.winner {
+                    Some(w) => {
+                        let grid = &a.grids[w];
+                        let text: String =
+                            grid.grid.rows.iter().map(|r| format!("{r}\n")).collect();
+                        let tiles = Tiles::parse(&grid.tiles).unwrap();
+                        if validate(&text, &tiles, &Lexicon::enable().list).is_err() {
+                            invalid += 1;
+                        }
+                        won += 1;
+                    }
+                    None => no_winner += 1,
+                }
+            }
+            (a, b) => {
+                eprintln!("hung: {:?} / {:?}", a.as_ref().err(), b.as_ref().err());
+                hung += 1;
+            }
+        }
+        for report in pair.iter().flatten() {
+            latencies.extend(report.latencies.iter().copied());
+        }
+    }
+    latencies.sort();
+    let ms = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize].as_secs_f64() * 1e3;
+    eprintln!(
+        "{GAMES} games, 2 bots each (Podium vs TwoLetterStranding, 100 ms pace), {:.1} s: \
+         {won} won, {no_winner} without a winner, {hung} hung, {invalid} invalid wins; \
+         server peak RSS {:.1} MiB (now {:.1} MiB); {} actions, latency from action to answer \
+         p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        elapsed.as_secs_f64(),
+        peak_kib as f64 / 1024.0,
+        now_kib as f64 / 1024.0,
+        latencies.len(),
+        ms(0.5),
+        ms(0.99),
+        ms(1.0),
+    );
+    assert_eq!((hung, invalid), (0, 0));
+    assert_eq!(won + no_winner, GAMES);
+}
+
+/// Stops the server process the way an operator does (SIGTERM), so it exits on its own.
+fn stop_server(child: &mut std::process::Child) {
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "the server exits 0 on SIGTERM: {status}");
+}

@@ -420,7 +420,9 @@ fn serve(host: &str, port: u16, grace: u64, quiet: bool) -> Result<(), CliError>
     eprintln!("serving http://{}/", server.local_addr());
     server
         .serve()
-        .map_err(|e| CliError::new(1, format!("bananagrams serve: {e}")))
+        .map_err(|e| CliError::new(1, format!("bananagrams serve: {e}")))?;
+    eprintln!("stopped: {}", server.counters().summary());
+    Ok(())
 }
 
 /// The `hands` report: outcome counts, the share decided within 100 ms and 1 s, and time per

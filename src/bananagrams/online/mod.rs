@@ -5,6 +5,7 @@ pub mod assets;
 pub mod bot;
 pub mod client;
 pub mod grid;
+pub mod latency;
 pub mod protocol;
 pub mod room;
 pub mod seat_player;

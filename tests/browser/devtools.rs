@@ -18,6 +18,8 @@ pub struct Browser {
     profile: PathBuf,
     /// Console errors, uncaught exceptions and error log entries, one line each.
     pub errors: Vec<String>,
+    /// Page loads finished (`Page.loadEventFired`).
+    loads: usize,
 }
 
 impl Browser {
@@ -68,6 +70,7 @@ impl Browser {
             next_id: 1,
             profile,
             errors: Vec::new(),
+            loads: 0,
         };
         let target = browser.call("Target.createTarget", json!({"url": "about:blank"}));
         let attached = browser.call(
@@ -120,6 +123,7 @@ impl Browser {
     fn note_event(&mut self, event: &Value) {
         let params = &event["params"];
         match event["method"].as_str() {
+            Some("Page.loadEventFired") => self.loads += 1,
             Some("Runtime.consoleAPICalled") if params["type"] == "error" => {
                 let args: Vec<String> = params["args"]
                     .as_array()
@@ -170,8 +174,19 @@ impl Browser {
         }
     }
 
+    /// Opens `url` and waits for its load event.
     pub fn navigate(&mut self, url: &str) {
+        let loads = self.loads;
         self.call("Page.navigate", json!({"url": url}));
+        let start = Instant::now();
+        while self.loads == loads {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "{url} did not load"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+            self.eval("true");
+        }
     }
 
     /// The centre of the element `selector` picks, scrolled into view first.

@@ -33,7 +33,7 @@ function socketUrl() {
 }
 
 function connect(firstMessage) {
-  if (app.socket) app.socket.onclose = null, app.socket.close();
+  closeSocket();
   const socket = new WebSocket(socketUrl());
   app.socket = socket;
   socket.onopen = () => {
@@ -67,6 +67,14 @@ function connect(firstMessage) {
       setStatus("Not connected.");
     }
   };
+}
+
+// Closes the socket on purpose: no rejoin follows.
+function closeSocket() {
+  if (!app.socket) return;
+  app.socket.onclose = null;
+  app.socket.close();
+  app.socket = null;
 }
 
 function send(message) {
@@ -545,7 +553,10 @@ function onPointerUp(event) {
   drag.source = null;
   source.element.classList.remove("dragging");
   document.querySelectorAll(".drop-over").forEach((e) => e.classList.remove("drop-over"));
-  if (drag.ghost) drag.ghost.remove(), (drag.ghost = null);
+  if (drag.ghost) {
+    drag.ghost.remove();
+    drag.ghost = null;
+  }
   if (!drag.moved) return click(source);
   const target = dropTarget(event.clientX, event.clientY);
   if (!target || !playing()) return;
@@ -684,7 +695,7 @@ function start() {
     app.room = null;
     app.state = null;
     app.over = false;
-    if (app.socket) app.socket.onclose = null, app.socket.close(), (app.socket = null);
+    closeSocket();
     showLobby();
     setStatus("Create a room or join one.");
   };

@@ -42,6 +42,7 @@ fn start() -> Running {
         idle_timeout: Duration::from_secs(3),
         rate: 400.0,
         burst: 100.0,
+        min_pace: Duration::ZERO,
         log: false,
         limits: Limits {
             header_timeout: Duration::from_millis(500),
@@ -248,6 +249,12 @@ fn hostile_clients_are_refused_and_the_game_beside_them_plays_on() {
     assert!(rejection(&mut ann).contains("do not hold"));
     ann.send_text(r#"{"type":"bananas"}"#).unwrap();
     assert!(rejection(&mut ann).contains("on your rack"));
+    // One room per connection.
+    let mut maker = connect(url);
+    let room_of_two = r#"{"type":"create","seats":[{"kind":"person"},{"kind":"person"}]}"#;
+    maker.send_text(room_of_two).unwrap();
+    maker.send_text(room_of_two).unwrap();
+    assert!(rejection(&mut maker).contains("created a room already"));
     // An oversized message closes that connection only.
     let (mut big, _, _) = {
         let mut c = connect(url);
@@ -426,4 +433,73 @@ fn stop_server(child: &mut std::process::Child) {
         .status();
     let status = child.wait().unwrap();
     assert!(status.success(), "the server exits 0 on SIGTERM: {status}");
+}
+
+#[test]
+fn a_rejoin_takes_the_seat_from_the_old_connection() {
+    let server = start();
+    let url = server.url.as_str();
+    let room = create(
+        url,
+        r#"[{"kind":"person"},{"kind":"podium","player":"tls","pace_ms":60000}]"#,
+    );
+    let (mut old, seat, token) = join(url, &room, "Ann");
+    let mut new = connect(url);
+    new.send_text(&format!(
+        r#"{{"type":"rejoin","room":"{room}","token":"{token}"}}"#
+    ))
+    .unwrap();
+    let again = new
+        .wait_for(WAIT, |m| match m {
+            ServerMessage::Welcome { seat, .. } => Some(*seat),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(again, seat);
+    old.send_text(r#"{"type":"stuck"}"#).unwrap();
+    assert!(closed(&mut old));
+    new.send_text(r#"{"type":"remove","row":0,"col":0,"id":9}"#)
+        .unwrap();
+    assert!(rejection(&mut new).contains("no tile"));
+}
+
+#[test]
+fn the_bot_command_plays_a_seat_and_prints_the_end() {
+    let server = start();
+    let room = create(
+        &server.url,
+        r#"[{"kind":"person"},{"kind":"podium","player":"Podium","pace_ms":5}]"#,
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_podium"))
+        .args([
+            "bananagrams",
+            "bot",
+            "--server",
+            &server.url,
+            "--room",
+            &room,
+        ])
+        .args(["--player", "tls", "--name", "far away", "--pace-ms", "50"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("seat 0 (far away): "), "{stdout}");
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_podium"))
+        .args([
+            "bananagrams",
+            "bot",
+            "--server",
+            &server.url,
+            "--room",
+            "NOSUCHROOM",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no room NOSUCHROOM"));
 }

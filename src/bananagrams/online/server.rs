@@ -37,6 +37,9 @@ pub struct ServerConfig {
     pub burst: f64,
     /// Rooms at once; `create` is refused beyond.
     pub max_rooms: usize,
+    /// The fastest pace a podium seat may be given (a faster one is slowed to it), so rooms of
+    /// podium players cannot take every core.
+    pub min_pace: Duration,
     /// WebSocket sessions at once; the upgrade is refused (503) beyond.
     pub max_sessions: usize,
     /// How long a finished room is kept for rejoining to see its end.
@@ -55,6 +58,7 @@ impl Default for ServerConfig {
             rate: 40.0,
             burst: 80.0,
             max_rooms: 4096,
+            min_pace: Duration::from_millis(100),
             max_sessions: 4096,
             keep_over: Duration::from_secs(600),
             log: true,
@@ -216,13 +220,23 @@ async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> Res
 /// Sends a room's waiting messages to the connected seats and logs its events; `since`: when
 /// the action that caused them arrived.
 fn flush(shared: &Shared, entry: &mut RoomEntry, since: Instant) {
-    for (seat, message) in entry.room.take_messages() {
-        if let Some((_, sender)) = &entry.senders[seat] {
-            // A client that let QUEUE frames pile up is gone for the room: its session ends
-            // when it finds its queue closed.
-            if sender.try_send((message.to_json().into(), since)).is_err() {
-                entry.senders[seat] = None;
+    loop {
+        let mut fallen_behind = Vec::new();
+        for (seat, message) in entry.room.take_messages() {
+            if let Some((_, sender)) = &entry.senders[seat] {
+                if sender.try_send((message.to_json().into(), since)).is_err() {
+                    fallen_behind.push(seat);
+                }
             }
+        }
+        if fallen_behind.is_empty() {
+            break;
+        }
+        // A client that let QUEUE frames pile up is gone for the room (its seat is away, its
+        // token can take it back); its session closes when it finds the seat not its own.
+        for seat in fallen_behind {
+            entry.senders[seat] = None;
+            entry.room.disconnect(seat, since);
         }
     }
     for line in entry.room.take_log() {
@@ -241,6 +255,8 @@ struct Session {
     inbox: mpsc::Receiver<Outgoing>,
     /// When the frame being handled arrived.
     arrived: Instant,
+    /// One room per connection.
+    created: bool,
     tokens: f64,
     refilled: Instant,
     over_rate: u32,
@@ -266,6 +282,7 @@ impl Session {
             refilled: Instant::now(),
             over_rate: 0,
             arrived: Instant::now(),
+            created: false,
         }
     }
 
@@ -299,6 +316,8 @@ impl Session {
                 _ = ping.tick() => {
                     if heard.elapsed() >= config.idle_timeout {
                         Next::Close(1000, "silent too long")
+                    } else if !self.still_seated() {
+                        Next::Close(1008, "this seat is no longer this connection's")
                     } else {
                         let _ = socket.send(Message::Ping(Default::default())).await;
                         Next::Go
@@ -385,7 +404,7 @@ impl Session {
             Err(refused) => self.refuse(refused),
             Ok(parsed) => match parsed.request {
                 Request::Entry(entry) => self.enter(entry, parsed.id),
-                Request::Play(intent) => self.play(intent, parsed.id),
+                Request::Play(intent) => return self.play(intent, parsed.id),
             },
         }
         Next::Go
@@ -421,7 +440,20 @@ impl Session {
     }
 
     fn create(&mut self, name: Option<String>, seats: Vec<SeatPlan>) -> Result<(), String> {
+        if self.created {
+            return Err("this connection has created a room already".into());
+        }
         let shared = Arc::clone(&self.shared);
+        let seats = seats
+            .into_iter()
+            .map(|plan| match plan {
+                SeatPlan::Podium { kind, pace } => SeatPlan::Podium {
+                    kind,
+                    pace: pace.max(shared.config.min_pace),
+                },
+                person => person,
+            })
+            .collect::<Vec<_>>();
         let (code, entry) = {
             let mut rooms = lock(&shared.rooms);
             if rooms.len() >= shared.config.max_rooms {
@@ -449,6 +481,7 @@ impl Session {
             rooms.insert(code.clone(), Arc::clone(&entry));
             (code, entry)
         };
+        self.created = true;
         shared
             .counters
             .rooms_created
@@ -493,16 +526,33 @@ impl Session {
         Ok(())
     }
 
-    fn play(&mut self, intent: Intent, id: Option<u64>) {
+    /// Whether this connection still holds its seat (a rejoin elsewhere or falling behind the
+    /// game takes it away); true before it has one.
+    fn still_seated(&self) -> bool {
+        self.seat.as_ref().is_none_or(|(entry, seat)| {
+            lock(entry).senders[*seat]
+                .as_ref()
+                .is_some_and(|(id, _)| *id == self.id)
+        })
+    }
+
+    fn play(&mut self, intent: Intent, id: Option<u64>) -> Next {
         let of = intent.name();
         let Some((entry, seat)) = &self.seat else {
-            return self.refuse(Refused {
+            self.refuse(Refused {
                 of: of.into(),
                 reason: "create or join a room first".into(),
                 id,
             });
+            return Next::Go;
         };
         let mut guard = lock(entry);
+        if guard.senders[*seat]
+            .as_ref()
+            .is_none_or(|(c, _)| *c != self.id)
+        {
+            return Next::Close(1008, "this seat is no longer this connection's");
+        }
         let result = guard.room.act(*seat, intent);
         count_end(&self.shared, &mut guard.room);
         flush(&self.shared, &mut guard, self.arrived);
@@ -519,6 +569,7 @@ impl Session {
                 id,
             }),
         }
+        Next::Go
     }
 
     fn leave(&mut self) {

@@ -185,7 +185,7 @@ function seatRow(kind) {
     const options = PLAYERS.map((p) => `<option>${p}</option>`).join("");
     item.innerHTML =
       `<label>Podium player <select class="seat-player" aria-label="Seat ${index}: player">${options}</select></label>` +
-      `<label>Pace (ms per action) <input class="seat-pace" type="number" min="0" max="60000" step="100" value="1500" aria-label="Seat ${index}: pace in milliseconds"></label>`;
+      `<label>Pace (ms per action) <input class="seat-pace" type="number" min="100" max="60000" step="100" value="1500" aria-label="Seat ${index}: pace in milliseconds"></label>`;
   } else {
     item.innerHTML = `<span class="seat-person">A person (joins with the room code)</span>`;
   }
@@ -205,7 +205,7 @@ function createRoom(event) {
   const seats = [{ kind: "person" }];
   for (const row of document.querySelectorAll("#seat-list li")) {
     if (row.dataset.kind === "podium") {
-      const pace = Math.max(0, Math.min(60000, Number(row.querySelector(".seat-pace").value) || 0));
+      const pace = Math.max(100, Math.min(60000, Number(row.querySelector(".seat-pace").value) || 0));
       seats.push({ kind: "podium", player: row.querySelector(".seat-player").value, pace_ms: pace });
     } else {
       seats.push({ kind: "person" });

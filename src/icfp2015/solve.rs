@@ -79,10 +79,12 @@ const PLANNED_SHARE: f64 = 0.25;
 
 /// Beam width per placement and unit a short game's search must afford: the game is short when
 /// a beam `SHORT_DEPTH x units` wide over every unit's placements (cells x orientations) fits the
-/// search's time. The width grows with the units because a beam over more units was not
-/// measured against the planned solver: 100-unit qualifiers (problems 0, 1, 13, 17) would have
-/// counted as short at `-t 30` with a width independent of the units; with it, none does.
-const SHORT_DEPTH: f64 = 16.0;
+/// search's time. The width grows with the units because the search wins only on few units:
+/// generated games of 10 and 15 units scored 5,389 and 6,041 searched against 2,721 and 4,735
+/// planned (`-t 5 -c 2`, known 18), but games of 20-40 units 1 % less searched at `-t 20`. At
+/// 16 none of those counted as short; at 2, the 10-unit game does at `-t 5`, the 15-unit one
+/// from about `-t 8`, and the 100-unit qualifiers (0, 1, 13, 17) still not at `-t 60`.
+const SHORT_DEPTH: f64 = 2.0;
 
 /// Actions (phrase or command tries) beyond which a game is never short, whatever the time:
 /// the pace is not even measured there.

@@ -375,16 +375,29 @@ const BACKOFF: usize = 100;
 /// Headroom on the estimated route time when the beam takes the rest of the time.
 const ROUTE_MARGIN: f64 = 1.4;
 
-/// Units routed to estimate the route cost of a game.
+/// Units routed to estimate the route cost of a game: spelling, and without.
 const ROUTE_SAMPLE: usize = 8;
+const PLAIN_ROUTE_SAMPLE: usize = 16;
 
-/// An estimate of the time the routes of a whole game take: the first few units of a greedy
-/// plan routed on a copy of the game, scaled to the game's length. The first units fall the
-/// furthest, so this errs high.
+/// An estimate of the time the routes of a whole game take: the first units of a greedy plan
+/// routed on a copy of the game, scaled to the game's length. Spelling, the mean unit of the
+/// first 8, which errs high (the first units fall the furthest; the band plans' margins are
+/// set against it). Without spelling every route costs about the same (the unit's position
+/// grid and a search to the lock), and the median of the first 16 is the estimate: the mean of
+/// 8 erred high by 2-3x there (long-46-shapes without phrases: 8-27 s estimated, 4-8 s routed,
+/// `play -t 5`), the first unit paying for cold caches.
 fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
     let mut game = Game::new(setup, seed);
+    let mut scribe = Scribe::for_setup(phrases, setup);
+    scribe.use_dp = true;
+    let spell = scribe.can_spell();
     let order = game.order().to_vec();
-    let sample = &order[..order.len().min(ROUTE_SAMPLE)];
+    let sample_len = if spell {
+        ROUTE_SAMPLE
+    } else {
+        PLAIN_ROUTE_SAMPLE
+    };
+    let sample = &order[..order.len().min(sample_len)];
     let locks = plan(
         setup,
         &setup.start,
@@ -394,19 +407,22 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
         sample.len(),
         &[],
     );
-    let started = Instant::now();
-    let mut scribe = Scribe::for_setup(phrases, setup);
-    scribe.use_dp = true;
+    let mut times = Vec::with_capacity(locks.len());
     for (k, &lock) in locks.iter().enumerate() {
         if game.is_over() {
             break;
         }
-        let spell = scribe.can_spell();
+        let started = Instant::now();
         scribe.route(&mut game, lock, locks.get(k + 1).copied(), spell);
+        times.push(started.elapsed());
     }
-    started
-        .elapsed()
-        .mul_f64(order.len() as f64 / locks.len().max(1) as f64)
+    let per_unit = if spell {
+        times.iter().sum::<Duration>() / locks.len().max(1) as u32
+    } else {
+        times.sort_unstable();
+        times.get(times.len() / 2).copied().unwrap_or_default()
+    };
+    per_unit.mul_f64(order.len() as f64)
 }
 
 /// Which chains of long phrases (`spell::chain`) open attempt `k`, as a mask over them (longest

@@ -87,8 +87,10 @@ impl Hasher for RandomKeyHasher {
 
 pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 pub type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
-/// A set of uniformly random keys (`u64` or `u128` Zobrist hashes).
+/// A set of uniformly random keys (`u64` or `u128` Zobrist hashes, or [`fast_hash`]es).
 pub type RandomKeySet<K> = HashSet<K, BuildHasherDefault<RandomKeyHasher>>;
+/// A map from uniformly random keys.
+pub type RandomKeyMap<K, V> = HashMap<K, V, BuildHasherDefault<RandomKeyHasher>>;
 
 /// The [`FastHasher`] hash of one value.
 pub fn fast_hash<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {

@@ -79,10 +79,12 @@ const PLANNED_SHARE: f64 = 0.25;
 
 /// Beam width per placement and unit a short game's search must afford: the game is short when
 /// a beam `SHORT_DEPTH x units` wide over every unit's placements (cells x orientations) fits the
-/// search's time. The width grows with the units because a beam over more units was not
-/// measured against the planned solver: 100-unit qualifiers (problems 0, 1, 13, 17) would have
-/// counted as short at `-t 30` with a width independent of the units; with it, none does.
-const SHORT_DEPTH: f64 = 16.0;
+/// search's time. The width grows with the units because the search wins only on few units:
+/// generated games of 10 and 15 units scored 5,389 and 6,041 searched against 2,721 and 4,735
+/// planned (`-t 5 -c 2`, known 18), but games of 20-40 units 1 % less searched at `-t 20`. At
+/// 16 none of those counted as short; at 2, the 10-unit game does at `-t 5`, the 15-unit one
+/// from about `-t 8`, and the 100-unit qualifiers (0, 1, 13, 17) still not at `-t 60`.
+const SHORT_DEPTH: f64 = 2.0;
 
 /// Actions (phrase or command tries) beyond which a game is never short, whatever the time:
 /// the pace is not even measured there.
@@ -373,16 +375,29 @@ const BACKOFF: usize = 100;
 /// Headroom on the estimated route time when the beam takes the rest of the time.
 const ROUTE_MARGIN: f64 = 1.4;
 
-/// Units routed to estimate the route cost of a game.
+/// Units routed to estimate the route cost of a game: spelling, and without.
 const ROUTE_SAMPLE: usize = 8;
+const PLAIN_ROUTE_SAMPLE: usize = 16;
 
-/// An estimate of the time the routes of a whole game take: the first few units of a greedy
-/// plan routed on a copy of the game, scaled to the game's length. The first units fall the
-/// furthest, so this errs high.
+/// An estimate of the time the routes of a whole game take: the first units of a greedy plan
+/// routed on a copy of the game, scaled to the game's length. Spelling, the mean unit of the
+/// first 8, which errs high (the first units fall the furthest; the band plans' margins are
+/// set against it). Without spelling every route costs about the same (the unit's position
+/// grid and a search to the lock), and the median of the first 16 is the estimate: the mean of
+/// 8 erred high by 2-3x there (long-46-shapes without phrases: 8-27 s estimated, 4-8 s routed,
+/// `play -t 5`), the first unit paying for cold caches.
 fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
     let mut game = Game::new(setup, seed);
+    let mut scribe = Scribe::for_setup(phrases, setup);
+    scribe.use_dp = true;
+    let spell = scribe.can_spell();
     let order = game.order().to_vec();
-    let sample = &order[..order.len().min(ROUTE_SAMPLE)];
+    let sample_len = if spell {
+        ROUTE_SAMPLE
+    } else {
+        PLAIN_ROUTE_SAMPLE
+    };
+    let sample = &order[..order.len().min(sample_len)];
     let locks = plan(
         setup,
         &setup.start,
@@ -392,19 +407,22 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
         sample.len(),
         &[],
     );
-    let started = Instant::now();
-    let mut scribe = Scribe::for_setup(phrases, setup);
-    scribe.use_dp = true;
+    let mut times = Vec::with_capacity(locks.len());
     for (k, &lock) in locks.iter().enumerate() {
         if game.is_over() {
             break;
         }
-        let spell = scribe.can_spell();
+        let started = Instant::now();
         scribe.route(&mut game, lock, locks.get(k + 1).copied(), spell);
+        times.push(started.elapsed());
     }
-    started
-        .elapsed()
-        .mul_f64(order.len() as f64 / locks.len().max(1) as f64)
+    let per_unit = if spell {
+        times.iter().sum::<Duration>() / locks.len().max(1) as u32
+    } else {
+        times.sort_unstable();
+        times.get(times.len() / 2).copied().unwrap_or_default()
+    };
+    per_unit.mul_f64(order.len() as f64)
 }
 
 /// Which chains of long phrases (`spell::chain`) open attempt `k`, as a mask over them (longest

@@ -6,6 +6,7 @@ pub mod dp;
 pub mod exhaustive;
 pub mod power;
 mod reach;
+mod room;
 pub mod route;
 pub mod span;
 mod words;

@@ -1,6 +1,7 @@
 //! `podium cephalopod`, `verify cephalopod` and the cephalopod section of `podium bench`: the
 //! clap arguments and their runners.
 
+use super::hybrid::Hybrid;
 use super::pips::PipEngine;
 use super::{cases, memory, reference, Engine, Kernel, KernelChoice, LayerStats, Problem};
 use crate::core::cli::{CliError, EXIT_INVALID};
@@ -31,15 +32,17 @@ pub struct CephalopodArgs {
     /// (the layered engine's layers).
     #[arg(long, value_name = "FILE", requires = "stats")]
     pub svg: Option<PathBuf>,
-    /// The search: the layered BFS (one layer per depth; --stats shows them), or every distinct
-    /// board once in pip order (fewer instructions on long games, more on short ones so far).
-    #[arg(long, value_enum, default_value_t = EngineArg::Layers)]
+    /// The search: auto (the layered BFS, handing its layer to the pip engine once the game
+    /// is big), the layered BFS alone (one layer per depth; --stats shows them), or every
+    /// distinct board once in pip order alone.
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 }
 
 /// Which search computes the answer (both exact; see src/cephalopod/pips.rs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineArg {
+    Auto,
     Layers,
     Pips,
 }
@@ -66,9 +69,10 @@ impl From<KernelArg> for KernelChoice {
 
 pub fn run(args: CephalopodArgs) -> Result<(), CliError> {
     match args.engine {
-        EngineArg::Pips if args.svg.is_some() => Err(CliError::input(
+        EngineArg::Pips | EngineArg::Auto if args.svg.is_some() => Err(CliError::input(
             "cephalopod --svg draws the layered engine's layers: use --engine layers",
         )),
+        EngineArg::Auto => solve_file_auto(args.file, args.stats, args.kernel.into()),
         EngineArg::Pips => solve_file_by_pips(args.file, args.stats, args.kernel.into()),
         EngineArg::Layers => solve_file(
             args.file,
@@ -77,6 +81,52 @@ pub fn run(args: CephalopodArgs) -> Result<(), CliError> {
             args.kernel.into(),
         ),
     }
+}
+
+/// The default: the layered BFS in its arena, handing over to the pip engine on big games.
+fn solve_file_auto(
+    file: Option<PathBuf>,
+    stats: bool,
+    choice: KernelChoice,
+) -> Result<(), CliError> {
+    let kernel = super::select(choice).map_err(CliError::input)?;
+    let clock = Instant::now();
+    let arena = memory::arena();
+    let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
+    if memory::is_small(problem.depth, problem.board.empty_cells()) {
+        arena.prefer_small_pages();
+    }
+    let read = clock.elapsed();
+    let mut hybrid = Hybrid::new(Engine::new(memory::buffers(&arena)));
+    let answer = super::hybrid::run(&mut hybrid, kernel, &problem.board, problem.depth);
+    let solved = clock.elapsed();
+    writeln!(std::io::stdout(), "{answer}")?;
+    if stats {
+        eprintln!(
+            "engine: auto, kernel: {} (cpu: {})",
+            kernel.name(),
+            crate::core::cpu::features()
+        );
+        match hybrid.last.depth {
+            Some(depth) => {
+                let s = hybrid.pips.stats;
+                eprintln!(
+                    "layers up to depth {depth}, then pips: levels: {}, boards: {}, edges: {}, counts rows: {}",
+                    s.levels, s.boards, s.edges, s.rows
+                );
+            }
+            None => eprintln!("layers only (the game stayed small)"),
+        }
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        eprintln!(
+            "time: read+parse {:.3} ms, solve {:.3} ms, total {:.3} ms; peak RSS: {:.1} MiB",
+            ms(read),
+            ms(solved - read),
+            ms(solved),
+            peak_rss_bytes() as f64 / (1 << 20) as f64
+        );
+    }
+    Ok(())
 }
 
 /// The pip-ordered engine: its tables grow with the case, so nothing is reserved up front.

@@ -1,7 +1,7 @@
 //! `podium cephalopod`, `verify cephalopod` and the cephalopod section of `podium bench`: the
 //! clap arguments and their runners.
 
-use super::hybrid::Hybrid;
+use super::hybrid::{Hybrid, RULE};
 use super::pips::PipEngine;
 use super::{cases, memory, reference, Engine, Kernel, KernelChoice, LayerStats, Problem};
 use crate::core::cli::{CliError, EXIT_INVALID};
@@ -29,7 +29,7 @@ pub struct CephalopodArgs {
     #[arg(long)]
     pub prefault: bool,
     /// With --stats: also draw the states and the time per depth as an SVG picture into FILE
-    /// (the layered engine's layers).
+    /// (the layered engine's layers; under auto, those before it hands over).
     #[arg(long, value_name = "FILE", requires = "stats")]
     pub svg: Option<PathBuf>,
     /// The search: auto (the layered BFS, handing its layer to the pip engine once the game
@@ -69,64 +69,18 @@ impl From<KernelArg> for KernelChoice {
 
 pub fn run(args: CephalopodArgs) -> Result<(), CliError> {
     match args.engine {
-        EngineArg::Pips | EngineArg::Auto if args.svg.is_some() => Err(CliError::input(
-            "cephalopod --svg draws the layered engine's layers: use --engine layers",
+        EngineArg::Pips if args.svg.is_some() => Err(CliError::input(
+            "cephalopod --svg draws the layered engine's layers: use --engine layers or auto",
         )),
-        EngineArg::Auto => solve_file_auto(args.file, args.stats, args.kernel.into()),
         EngineArg::Pips => solve_file_by_pips(args.file, args.stats, args.kernel.into()),
-        EngineArg::Layers => solve_file(
+        EngineArg::Auto | EngineArg::Layers => solve_file(
             args.file,
             args.stats.then_some(args.svg.as_deref()),
             args.prefault,
             args.kernel.into(),
+            args.engine == EngineArg::Auto,
         ),
     }
-}
-
-/// The default: the layered BFS in its arena, handing over to the pip engine on big games.
-fn solve_file_auto(
-    file: Option<PathBuf>,
-    stats: bool,
-    choice: KernelChoice,
-) -> Result<(), CliError> {
-    let kernel = super::select(choice).map_err(CliError::input)?;
-    let clock = Instant::now();
-    let arena = memory::arena();
-    let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
-    if memory::is_small(problem.depth, problem.board.empty_cells()) {
-        arena.prefer_small_pages();
-    }
-    let read = clock.elapsed();
-    let mut hybrid = Hybrid::new(Engine::new(memory::buffers(&arena)));
-    let answer = super::hybrid::run(&mut hybrid, kernel, &problem.board, problem.depth);
-    let solved = clock.elapsed();
-    writeln!(std::io::stdout(), "{answer}")?;
-    if stats {
-        eprintln!(
-            "engine: auto, kernel: {} (cpu: {})",
-            kernel.name(),
-            crate::core::cpu::features()
-        );
-        match hybrid.last.depth {
-            Some(depth) => {
-                let s = hybrid.pips.stats;
-                eprintln!(
-                    "layers up to depth {depth}, then pips: levels: {}, boards: {}, edges: {}, counts rows: {}",
-                    s.levels, s.boards, s.edges, s.rows
-                );
-            }
-            None => eprintln!("layers only (the game stayed small)"),
-        }
-        let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        eprintln!(
-            "time: read+parse {:.3} ms, solve {:.3} ms, total {:.3} ms; peak RSS: {:.1} MiB",
-            ms(read),
-            ms(solved - read),
-            ms(solved),
-            peak_rss_bytes() as f64 / (1 << 20) as f64
-        );
-    }
-    Ok(())
 }
 
 /// The pip-ordered engine: its tables grow with the case, so nothing is reserved up front.
@@ -184,11 +138,13 @@ pub(crate) fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {
 }
 
 /// `stats`: none, or the statistics on stderr and the picture's file if one is asked for.
+/// `auto`: the layered BFS may hand over to the pip engine (`hybrid`), else it runs alone.
 fn solve_file(
     file: Option<PathBuf>,
     stats: Option<Option<&std::path::Path>>,
     prefault: bool,
     choice: KernelChoice,
+    auto: bool,
 ) -> Result<(), CliError> {
     let picture = stats.flatten();
     let stats = stats.is_some();
@@ -208,19 +164,22 @@ fn solve_file(
     }
     let read = clock.elapsed();
     let mut layers = Vec::new();
-    let mut engine = Engine::new(buffers);
+    let mut hybrid = Hybrid::new(Engine::new(buffers));
     let counters = stats.then(CounterSet::start);
     let parsed = clock.elapsed();
-    let answer = super::engine::run(
-        &mut engine,
-        kernel,
-        &problem.board,
-        problem.depth,
-        stats.then_some(&mut layers),
-    );
+    let (board, depth) = (&problem.board, problem.depth);
+    let layer_stats = stats.then_some(&mut layers);
+    let answer = if auto {
+        super::hybrid::run_with_rule(&mut hybrid, kernel, board, depth, RULE, layer_stats)
+    } else {
+        super::engine::run(&mut hybrid.layers, kernel, board, depth, layer_stats)
+    };
     let solved = clock.elapsed();
     writeln!(out, "{answer}")?;
     if let Some(counters) = counters {
+        if auto {
+            print_handoff(&hybrid);
+        }
         print_stats(
             kernel,
             &layers,
@@ -241,6 +200,20 @@ fn solve_file(
         })?;
     }
     Ok(())
+}
+
+/// Which engines an `auto` run used.
+fn print_handoff(hybrid: &Hybrid) {
+    match hybrid.last.depth {
+        Some(depth) => {
+            let s = hybrid.pips.stats;
+            eprintln!(
+                "engine: auto: layers up to depth {depth}, then pips (levels: {}, boards: {}, edges: {}, counts rows: {})",
+                s.levels, s.boards, s.edges, s.rows
+            );
+        }
+        None => eprintln!("engine: auto: layers only (the game stayed small)"),
+    }
 }
 
 fn print_stats(

@@ -3,7 +3,7 @@
 
 use super::arch::{all::Portable, select, Kernel, KernelChoice, KernelRun, LaneOps};
 use super::board::Board;
-use super::engine::{Engine, Layered, Progress};
+use super::engine::{Engine, LayerStats, Layered, Progress};
 use super::pips::{PipEngine, Start};
 
 /// When the layered BFS hands its layer to the pip engine: once, at the first layer that
@@ -55,11 +55,17 @@ impl<'a> Hybrid<'a> {
     }
 
     #[inline(always)]
-    fn run<K: LaneOps>(&mut self, board: &Board, depth: u32, rule: Rule) -> u32 {
+    fn run<K: LaneOps>(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        rule: Rule,
+        stats: Option<&mut Vec<LayerStats>>,
+    ) -> u32 {
         self.last = Handoff::default();
         let mut decided = false;
         let stop = |p| rule.stops(p, &mut decided);
-        match self.layers.run_until::<K>(board, depth, None, stop) {
+        match self.layers.run_until::<K>(board, depth, stats, stop) {
             Layered::Answer(answer) => answer,
             Layered::Stopped {
                 depth: at,
@@ -81,37 +87,58 @@ impl<'a> Hybrid<'a> {
 
 /// The answer for `board` after `depth` turns, with `kernel`'s lane operations.
 pub fn run(hybrid: &mut Hybrid, kernel: Kernel, board: &Board, depth: u32) -> u32 {
-    run_with_rule(hybrid, kernel, board, depth, RULE)
+    run_with_rule(hybrid, kernel, board, depth, RULE, None)
 }
 
-/// As `run`, handing over by `rule`.
+/// As `run`, handing over by `rule`; `stats` gets the layered part's layers.
 pub fn run_with_rule(
     hybrid: &mut Hybrid,
     kernel: Kernel,
     board: &Board,
     depth: u32,
     rule: Rule,
+    stats: Option<&mut Vec<LayerStats>>,
 ) -> u32 {
+    let run = HybridRun {
+        hybrid,
+        board,
+        depth,
+        rule,
+        stats,
+    };
     #[cfg(target_arch = "x86_64")]
     if kernel == Kernel::Avx512 && super::arch::x86_64::avx512::detected() {
         // SAFETY: the kernel's features were detected on this CPU just above.
-        return unsafe { super::arch::x86_64::avx512::run(HybridRun(hybrid, board, depth, rule)) };
+        return unsafe { super::arch::x86_64::avx512::run(run) };
     }
     #[cfg(target_arch = "x86_64")]
     if kernel != Kernel::Portable && select(KernelChoice::Avx2).is_ok() {
         // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
-        return unsafe { run_avx2(hybrid, board, depth, rule) };
+        return unsafe { run_avx2(run) };
     }
-    hybrid.run::<Portable>(board, depth, rule)
+    run.run::<Portable>()
 }
 
 /// `Hybrid::run`'s arguments, for a kernel's entry point.
-struct HybridRun<'e, 'a>(&'e mut Hybrid<'a>, &'e Board, u32, Rule);
+struct HybridRun<'e, 'a, 's> {
+    hybrid: &'e mut Hybrid<'a>,
+    board: &'e Board,
+    depth: u32,
+    rule: Rule,
+    stats: Option<&'s mut Vec<LayerStats>>,
+}
 
-impl KernelRun for HybridRun<'_, '_> {
+impl KernelRun for HybridRun<'_, '_, '_> {
     #[inline(always)]
     fn run<K: LaneOps>(self) -> u32 {
-        self.0.run::<K>(self.1, self.2, self.3)
+        let HybridRun {
+            hybrid,
+            board,
+            depth,
+            rule,
+            stats,
+        } = self;
+        hybrid.run::<K>(board, depth, rule, stats)
     }
 }
 
@@ -121,8 +148,8 @@ impl KernelRun for HybridRun<'_, '_> {
 /// The CPU must support AVX2, BMI1 and BMI2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
-unsafe fn run_avx2(hybrid: &mut Hybrid, board: &Board, depth: u32, rule: Rule) -> u32 {
-    hybrid.run::<super::arch::x86_64::avx2::Avx2>(board, depth, rule)
+unsafe fn run_avx2(run: HybridRun) -> u32 {
+    run.run::<super::arch::x86_64::avx2::Avx2>()
 }
 
 #[cfg(test)]
@@ -157,6 +184,7 @@ mod tests {
                     case.board(),
                     case.problem.depth,
                     rule,
+                    None,
                 );
                 assert_eq!(answer, case.expected, "{} with {rule:?}", case.id);
             }
@@ -196,7 +224,7 @@ mod tests {
             };
             let expected = engine::run(&mut layered, Kernel::Portable, &board, depth, None);
             for &kernel in &kernels {
-                let answer = run_with_rule(&mut hybrid, kernel, &board, depth, rule);
+                let answer = run_with_rule(&mut hybrid, kernel, &board, depth, rule, None);
                 assert_eq!(
                     answer,
                     expected,

@@ -89,19 +89,15 @@ fn slot_images() -> &'static [[usize; 9]; 8] {
     })
 }
 
-/// Where slot k's field goes under symmetry t.
-fn slot_image(t: usize, slot: usize) -> usize {
-    slot_images()[t][slot]
-}
-
 /// Applies symmetry t to the low 24 bits of a state (the centre and the empty count stay).
 pub fn transform_low_bits(t: usize, bits: u32) -> u32 {
+    let image = &slot_images()[t];
     let mut out = 0;
     let mut rest = bits & 0xff_ffff;
     while rest != 0 {
         let bit = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        out |= 1 << (3 * slot_image(t, bit / 3) + bit % 3);
+        out |= 1 << (3 * image[bit / 3] + bit % 3);
     }
     out
 }
@@ -152,96 +148,22 @@ fn hash_weights() -> &'static [[u32; 9]; 8] {
     })
 }
 
-/// Base-10 weight, in lane t, of slot k.
-fn hash_weight(t: usize, slot: usize) -> u32 {
-    hash_weights()[t][slot]
-}
-
 /// `[slice j][9-bit value][t]`: hash contribution of slots 3j..3j+2 in lane t.
 pub fn hash_slices() -> Vec<[[u32; 8]; 512]> {
+    let weights = hash_weights();
     (0..3)
         .map(|j| {
             let mut table = [[0u32; 8]; 512];
             for (b, lanes) in table.iter_mut().enumerate() {
-                for (t, lane) in lanes.iter_mut().enumerate() {
+                for (lane, weight) in lanes.iter_mut().zip(weights) {
                     *lane = (0..3)
-                        .map(|i| ((b >> (3 * i)) & 7) as u32 * hash_weight(t, 3 * j + i))
+                        .map(|i| ((b >> (3 * i)) & 7) as u32 * weight[3 * j + i])
                         .fold(0u32, u32::wrapping_add);
                 }
             }
             table
         })
         .collect()
-}
-
-/// One move: what it adds to the parent state (wrapping), and which slots it changes by how
-/// much (the placed die first, then up to 4 captured ones).
-pub struct Move {
-    pub delta: u32,
-    changes: [(usize, i32); 5],
-    changed: usize,
-}
-
-impl Move {
-    fn new(delta: u32, placed: (usize, i32)) -> Move {
-        let mut changes = [(0, 0); 5];
-        changes[0] = placed;
-        Move {
-            delta,
-            changes,
-            changed: 1,
-        }
-    }
-
-    pub fn changes(&self) -> &[(usize, i32)] {
-        &self.changes[..self.changed]
-    }
-}
-
-/// The moves of placing a die on empty `slot` whose neighbours (in `neighbour_slots` order)
-/// show `values`: every capture of 2+ dice summing to at most 6, else a single 1.
-pub fn moves(slot: usize, values: &[u32]) -> Vec<Move> {
-    let mut out = Vec::new();
-    moves_into(slot, values, &mut out);
-    out
-}
-
-/// `moves`, written into a buffer that is cleared first.
-pub fn moves_into(slot: usize, values: &[u32], out: &mut Vec<Move>) {
-    out.clear();
-    let nbs = neighbour_slots(slot);
-    // The neighbours holding a die: only subsets of these can be captured.
-    let dice = (0..nbs.len()).fold(0u32, |m, j| m | u32::from(values[j] != 0) << j);
-    for subset in 0u32..(1 << nbs.len()) {
-        let count = subset.count_ones();
-        if count < 2 || subset & !dice != 0 {
-            continue;
-        }
-        let mut sum = 0;
-        let mut rest = subset;
-        while rest != 0 {
-            sum += values[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
-        }
-        if sum > 6 {
-            continue;
-        }
-        let delta = (sum << (3 * slot)).wrapping_add((count - 1) << EMPTY_SHIFT);
-        let mut m = Move::new(delta, (slot, sum as i32));
-        let mut rest = subset;
-        while rest != 0 {
-            let j = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            m.delta = m.delta.wrapping_sub(values[j] << (3 * nbs[j]));
-            m.changes[m.changed] = (nbs[j], -(values[j] as i32));
-            m.changed += 1;
-        }
-        out.push(m);
-    }
-    if out.is_empty() {
-        let delta = (1u32 << (3 * slot)).wrapping_sub(1 << EMPTY_SHIFT);
-        out.push(Move::new(delta, (slot, 1)));
-    }
 }
 
 /// Neighbour values encoded in a neighbour index (3 bits each, in `neighbour_slots` order), or
@@ -270,56 +192,109 @@ pub struct MoveTable {
     pub hash_sum: Vec<[u32; 8]>,
 }
 
-/// What move `m` adds to a state's image under symmetry t.
-pub fn move_image(m: &Move, t: usize) -> u32 {
-    move_image_by(m, &slot_images()[t])
-}
-
-/// `move_image` with symmetry t's slot map `image` (`slot_images()[t]`).
-fn move_image_by(m: &Move, image: &[usize; 9]) -> u32 {
-    let (mut plain, mut mapped) = (0u32, 0u32);
-    for &(k, change) in m.changes() {
-        plain = plain.wrapping_add((change as u32).wrapping_shl(3 * k as u32));
-        mapped = mapped.wrapping_add((change as u32).wrapping_shl(3 * image[k] as u32));
-    }
-    mapped.wrapping_add(m.delta.wrapping_sub(plain))
-}
-
 pub fn move_table() -> MoveTable {
+    // Per slot k, value v and symmetry t: what v in k's field adds to the image under t, and to
+    // its hash in lane t; a move's image and hash change are sums of these, lane by lane.
+    let (images, weights) = (slot_images(), hash_weights());
+    let field: [[[u32; 8]; 7]; 9] = std::array::from_fn(|k| {
+        std::array::from_fn(|v| std::array::from_fn(|t| (v as u32) << (3 * images[t][k])))
+    });
+    let hash: [[[u32; 8]; 7]; 9] = std::array::from_fn(|k| {
+        std::array::from_fn(|v| std::array::from_fn(|t| (v as u32).wrapping_mul(weights[t][k])))
+    });
+    let entries: usize = NEIGHBOUR_INDEX_SIZE.iter().sum();
     let mut table = MoveTable {
         base: [0; 9],
-        span: Vec::new(),
-        images: Vec::new(),
-        hash_sum: Vec::new(),
+        span: Vec::with_capacity(entries),
+        images: Vec::with_capacity(2 * entries),
+        hash_sum: Vec::with_capacity(entries),
     };
-    let mut list = Vec::new();
-    let (images, weights) = (slot_images(), hash_weights());
     for (slot, &size) in NEIGHBOUR_INDEX_SIZE.iter().enumerate() {
         table.base[slot] = table.span.len() as u32;
+        let nbs = neighbour_slots(slot);
         for index in 0..size {
-            list.clear();
-            if let Some(values) = decode_neighbour_index(slot, index) {
-                moves_into(slot, &values, &mut list);
-            }
-            assert!(list.len() < 16 && table.images.len() < (1 << 28));
-            table
-                .span
-                .push(((table.images.len() as u32) << 4) | list.len() as u32);
+            let first = table.images.len();
             let mut sums = [0u32; 8];
-            for m in &list {
-                table
-                    .images
-                    .push(std::array::from_fn(|t| move_image_by(m, &images[t])));
-                for (sum, weight) in sums.iter_mut().zip(weights) {
-                    for &(k, change) in m.changes() {
-                        *sum = sum.wrapping_add((change as u32).wrapping_mul(weight[k]));
-                    }
-                }
+            if let Some(values) = decode_neighbour_index(slot, index) {
+                let placed = Placed { slot, nbs, values };
+                placed.push_moves(&field, &hash, &mut table.images, &mut sums);
             }
+            let count = table.images.len() - first;
+            assert!(count < 16 && first < (1 << 28));
+            table.span.push((first as u32) << 4 | count as u32);
             table.hash_sum.push(sums);
         }
     }
     table
+}
+
+/// A die placed on empty `slot`, whose neighbours `nbs` show `values` (0 = empty).
+struct Placed<'a> {
+    slot: usize,
+    nbs: &'a [usize],
+    values: [u32; 4],
+}
+
+impl Placed<'_> {
+    /// Appends the images of its moves (every capture of 2+ dice summing to at most 6, by
+    /// subset ascending; else a single 1) to `images` and adds their hash changes to `sums`;
+    /// `field` and `hash` are per slot, value and symmetry (see `move_table`).
+    fn push_moves(
+        &self,
+        field: &[[[u32; 8]; 7]; 9],
+        hash: &[[[u32; 8]; 7]; 9],
+        images: &mut Vec<[u32; 8]>,
+        sums: &mut [u32; 8],
+    ) {
+        let Placed { slot, nbs, values } = *self;
+        let dice = (0..nbs.len()).fold(0u32, |m, j| m | u32::from(values[j] != 0) << j);
+        let before = images.len();
+        // The subsets of the neighbours with a die, ascending.
+        let mut subset = 0u32;
+        loop {
+            subset = subset.wrapping_sub(dice) & dice;
+            if subset == 0 {
+                break;
+            }
+            let count = subset.count_ones();
+            let sum: u32 = (0..4)
+                .filter(|j| subset >> j & 1 != 0)
+                .map(|j| values[j])
+                .sum();
+            if count < 2 || sum > 6 {
+                continue;
+            }
+            let mut image = field[slot][sum as usize];
+            let mut change = hash[slot][sum as usize];
+            image
+                .iter_mut()
+                .for_each(|x| *x = x.wrapping_add((count - 1) << EMPTY_SHIFT));
+            let mut rest = subset;
+            while rest != 0 {
+                let j = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let (k, v) = (nbs[j], values[j] as usize);
+                for t in 0..8 {
+                    image[t] = image[t].wrapping_sub(field[k][v][t]);
+                    change[t] = change[t].wrapping_sub(hash[k][v][t]);
+                }
+            }
+            for t in 0..8 {
+                sums[t] = sums[t].wrapping_add(change[t]);
+            }
+            images.push(image);
+        }
+        if images.len() == before {
+            let mut image = field[slot][1];
+            image
+                .iter_mut()
+                .for_each(|x| *x = x.wrapping_sub(1 << EMPTY_SHIFT));
+            images.push(image);
+            for t in 0..8 {
+                sums[t] = sums[t].wrapping_add(hash[slot][1][t]);
+            }
+        }
+    }
 }
 
 /// Shifts that gather slot k's neighbour values into its neighbour index; 40 (past the state,

@@ -1,8 +1,9 @@
 //! The cephalopod engine against the bundled answers (both kernels), an independent DFS over
 //! move sequences, the brute-force verifier, and a fuzzed parser. Heavy: run with --release.
 
+use podium::cephalopod::hybrid::Hybrid;
 use podium::cephalopod::{
-    self, cases, engine, memory, reference, Board, Engine, Kernel, KernelChoice, Problem,
+    self, cases, engine, hybrid, memory, reference, Board, Engine, Kernel, KernelChoice, Problem,
 };
 use podium::core::rng::Rng;
 
@@ -31,14 +32,18 @@ fn every_bundled_case_is_exact_with_every_kernel() {
     let arena = memory::arena();
     let mut engine = Engine::new(memory::buffers(&arena));
     let mut pips = cephalopod::pips::PipEngine::new();
+    let other = memory::arena();
+    let mut hybrid = Hybrid::new(Engine::new(memory::buffers(&other)));
     for kernel in kernels() {
         for case in &all {
             let (board, depth) = (case.board(), case.problem.depth);
             let layers = engine::run(&mut engine, kernel, board, depth, None);
             let by_pips = cephalopod::pips::run(&mut pips, kernel, board, depth);
+            let by_default = hybrid::run(&mut hybrid, kernel, board, depth);
             let what = format!("{} with the {} kernel", case.id, kernel.name());
             assert_eq!(layers, case.expected, "{what}, layers");
             assert_eq!(by_pips, case.expected, "{what}, pips");
+            assert_eq!(by_default, case.expected, "{what}, the default (hybrid)");
         }
     }
 }
@@ -301,9 +306,9 @@ fn judge_binary_answers_from_a_file_and_stdin() {
 }
 
 /// Depth beyond 40 (#19 must-have 5): every game from the empty board ends by depth 61, so the
-/// answer there is the answer at any greater depth, and both engines give it.
+/// answer there is the answer at any greater depth, and every engine gives it.
 #[test]
-fn the_empty_board_past_depth_40_on_both_engines() {
+fn the_empty_board_past_depth_40_on_every_engine() {
     let empty = Board { cells: [0; 9] };
     let kernel = cephalopod::select(KernelChoice::Auto).unwrap();
     let mut pips = cephalopod::pips::PipEngine::new();
@@ -312,4 +317,7 @@ fn the_empty_board_past_depth_40_on_both_engines() {
     let arena = memory::arena();
     let mut engine = Engine::new(memory::buffers(&arena));
     assert_eq!(engine::run(&mut engine, kernel, &empty, 61, None), at_61);
+    let other = memory::arena();
+    let mut hybrid = Hybrid::new(Engine::new(memory::buffers(&other)));
+    assert_eq!(hybrid::run(&mut hybrid, kernel, &empty, 75), at_61);
 }

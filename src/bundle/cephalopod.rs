@@ -45,6 +45,10 @@ pub const MANIFEST: Manifest = Manifest {
             source: include_str!("../cephalopod/engine.rs"),
         },
         Module {
+            path: "cephalopod::hybrid",
+            source: include_str!("../cephalopod/hybrid.rs"),
+        },
+        Module {
             path: "cephalopod::input",
             source: include_str!("../cephalopod/input.rs"),
         },

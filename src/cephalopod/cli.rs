@@ -1,6 +1,7 @@
 //! `podium cephalopod`, `verify cephalopod` and the cephalopod section of `podium bench`: the
 //! clap arguments and their runners.
 
+use super::hybrid::{Hybrid, RULE};
 use super::pips::PipEngine;
 use super::{cases, memory, reference, Engine, Kernel, KernelChoice, LayerStats, Problem};
 use crate::core::cli::{CliError, EXIT_INVALID};
@@ -28,18 +29,20 @@ pub struct CephalopodArgs {
     #[arg(long)]
     pub prefault: bool,
     /// With --stats: also draw the states and the time per depth as an SVG picture into FILE
-    /// (the layered engine's layers).
+    /// (the layered engine's layers; under auto, those before it hands over).
     #[arg(long, value_name = "FILE", requires = "stats")]
     pub svg: Option<PathBuf>,
-    /// The search: the layered BFS (one layer per depth; --stats shows them), or every distinct
-    /// board once in pip order (fewer instructions on long games, more on short ones so far).
-    #[arg(long, value_enum, default_value_t = EngineArg::Layers)]
+    /// The search: auto (the layered BFS, handing its layer to the pip engine once the game
+    /// is big), the layered BFS alone (one layer per depth; --stats shows them), or every
+    /// distinct board once in pip order alone.
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 }
 
 /// Which search computes the answer (both exact; see src/cephalopod/pips.rs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineArg {
+    Auto,
     Layers,
     Pips,
 }
@@ -67,14 +70,15 @@ impl From<KernelArg> for KernelChoice {
 pub fn run(args: CephalopodArgs) -> Result<(), CliError> {
     match args.engine {
         EngineArg::Pips if args.svg.is_some() => Err(CliError::input(
-            "cephalopod --svg draws the layered engine's layers: use --engine layers",
+            "cephalopod --svg draws the layered engine's layers: use --engine layers or auto",
         )),
         EngineArg::Pips => solve_file_by_pips(args.file, args.stats, args.kernel.into()),
-        EngineArg::Layers => solve_file(
+        EngineArg::Auto | EngineArg::Layers => solve_file(
             args.file,
             args.stats.then_some(args.svg.as_deref()),
             args.prefault,
             args.kernel.into(),
+            args.engine == EngineArg::Auto,
         ),
     }
 }
@@ -134,11 +138,13 @@ pub(crate) fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {
 }
 
 /// `stats`: none, or the statistics on stderr and the picture's file if one is asked for.
+/// `auto`: the layered BFS may hand over to the pip engine (`hybrid`), else it runs alone.
 fn solve_file(
     file: Option<PathBuf>,
     stats: Option<Option<&std::path::Path>>,
     prefault: bool,
     choice: KernelChoice,
+    auto: bool,
 ) -> Result<(), CliError> {
     let picture = stats.flatten();
     let stats = stats.is_some();
@@ -153,24 +159,30 @@ fn solve_file(
     }
     let reserved = clock.elapsed();
     let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
-    if !prefault && memory::is_small(problem.depth, problem.board.empty_cells()) {
+    // Under auto the layered BFS stays small (a big game goes to the pip engine, which hints
+    // its own big blocks), so its arena never needs huge pages, which cost a tiny game 2 MiB
+    // of zeroing per buffer touched.
+    if !prefault && (auto || memory::is_small(problem.depth, problem.board.empty_cells())) {
         arena.prefer_small_pages();
     }
     let read = clock.elapsed();
     let mut layers = Vec::new();
-    let mut engine = Engine::new(buffers);
+    let mut hybrid = Hybrid::new(Engine::new(buffers));
     let counters = stats.then(CounterSet::start);
     let parsed = clock.elapsed();
-    let answer = super::engine::run(
-        &mut engine,
-        kernel,
-        &problem.board,
-        problem.depth,
-        stats.then_some(&mut layers),
-    );
+    let (board, depth) = (&problem.board, problem.depth);
+    let layer_stats = stats.then_some(&mut layers);
+    let answer = if auto {
+        super::hybrid::run_with_rule(&mut hybrid, kernel, board, depth, RULE, layer_stats)
+    } else {
+        super::engine::run(&mut hybrid.layers, kernel, board, depth, layer_stats)
+    };
     let solved = clock.elapsed();
     writeln!(out, "{answer}")?;
     if let Some(counters) = counters {
+        if auto {
+            print_handoff(&hybrid);
+        }
         print_stats(
             kernel,
             &layers,
@@ -191,6 +203,20 @@ fn solve_file(
         })?;
     }
     Ok(())
+}
+
+/// Which engines an `auto` run used.
+fn print_handoff(hybrid: &Hybrid) {
+    match hybrid.last.depth {
+        Some(depth) => {
+            let s = hybrid.pips.stats;
+            eprintln!(
+                "engine: auto: layers up to depth {depth}, then pips (levels: {}, boards: {}, edges: {}, counts rows: {})",
+                s.levels, s.boards, s.edges, s.rows
+            );
+        }
+        None => eprintln!("engine: auto: layers only (the game stayed small)"),
+    }
 }
 
 fn print_stats(

@@ -243,11 +243,34 @@ impl<'a> Engine<'a> {
         &mut self,
         board: &Board,
         depth: u32,
-        mut stats: Option<&mut Vec<LayerStats>>,
+        stats: Option<&mut Vec<LayerStats>>,
     ) -> u32 {
-        if depth == 0 || board.is_full() {
-            return board.hash() & ANSWER_MASK;
+        match self.run_until::<K>(board, depth, stats, |_| false) {
+            Layered::Answer(answer) => answer,
+            Layered::Stopped { .. } => unreachable!("a run without a budget never stops"),
         }
+    }
+
+    /// The layer reached at `depth`, of `len` states (after a run stopped there).
+    pub(crate) fn layer(&self, depth: u32, len: usize) -> (&[u32], &[Lanes]) {
+        let i = depth as usize % 2;
+        (&self.states[i][..len], &self.counts[i][..len])
+    }
+
+    /// As `run`, but stops before expanding a layer when `stop` says so (asked before every
+    /// layer but the last, which is only hashed).
+    #[inline(always)]
+    pub(crate) fn run_until<K: LaneOps>(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        mut stats: Option<&mut Vec<LayerStats>>,
+        mut stop: impl FnMut(Progress) -> bool,
+    ) -> Layered<K::V> {
+        if depth == 0 || board.is_full() {
+            return Layered::Answer(board.hash() & ANSWER_MASK);
+        }
+        let mut expanded = 0usize;
         let (key, symmetry) = K::canonical(board.pack());
         self.states[0][0] = key;
         self.counts[0][0] = Lanes::default();
@@ -258,6 +281,15 @@ impl<'a> Engine<'a> {
             if len == 0 {
                 break;
             }
+            let progress = Progress {
+                remaining: depth - d,
+                width: len,
+                expanded,
+            };
+            if d + 1 < depth && stop(progress) {
+                return Layered::Stopped { depth: d, len, acc };
+            }
+            expanded += len;
             let clock = stats.as_ref().map(|_| Instant::now());
             let [a, b] = &mut self.states;
             let [ca, cb] = &mut self.counts;
@@ -303,8 +335,31 @@ impl<'a> Engine<'a> {
                 out.push(layer);
             }
         }
-        K::sum(acc) & ANSWER_MASK
+        Layered::Answer(K::sum(acc) & ANSWER_MASK)
     }
+}
+
+/// Where a layered run is, before it expands a layer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Progress {
+    /// Depths still to go, this one included.
+    pub remaining: u32,
+    /// States in this layer.
+    pub width: usize,
+    /// States expanded before it.
+    pub expanded: usize,
+}
+
+/// How a layered run with a budget ended: its answer, or the layer it stopped before.
+pub(crate) enum Layered<V> {
+    Answer(u32),
+    /// Layer `depth` (`len` states, see `Engine::layer`) was not expanded; `acc` holds the
+    /// hashes of the games that ended before it.
+    Stopped {
+        depth: u32,
+        len: usize,
+        acc: V,
+    },
 }
 
 /// Expands one layer into the next, hashing terminal children into `acc`; returns the next

@@ -1,8 +1,9 @@
 //! The judge's path (`cephalopod_judge`): the CodinGame input from a file or stdin, the answer on
-//! stdout, with no argument parser, no reservation and no pre-faulting before the input.
+//! stdout, with no argument parser, no huge pages and no pre-faulting before the input.
 
 use super::cli::read_input;
-use super::{pips, select, KernelChoice, Problem};
+use super::hybrid::{self, Hybrid};
+use super::{memory, pips, select, Engine, KernelChoice, Problem};
 use crate::core::cli::{CliError, EXIT_OK};
 use std::ffi::OsString;
 use std::io::Write;
@@ -23,12 +24,17 @@ pub fn run(args: &[OsString], out: &mut impl Write) -> Result<(), CliError> {
     };
     let kernel = select(KernelChoice::Auto).map_err(CliError::input)?;
     let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
-    let answer = pips::run(
-        &mut pips::PipEngine::new(),
-        kernel,
-        &problem.board,
-        problem.depth,
-    );
+    let (board, depth) = (&problem.board, problem.depth);
+    let answer = if memory::is_small(depth, board.empty_cells()) {
+        // A tiny game: the pip engine, which reserves nothing (the two cost the same there).
+        pips::run(&mut pips::PipEngine::new(), kernel, board, depth)
+    } else {
+        // The default engine; its arena is address space, kept in small pages (see `cli`).
+        let arena = memory::arena();
+        arena.prefer_small_pages();
+        let mut engine = Hybrid::new(Engine::new(memory::buffers(&arena)));
+        hybrid::run(&mut engine, kernel, board, depth)
+    };
     writeln!(out, "{answer}")?;
     out.flush()?;
     Ok(())

@@ -6,6 +6,7 @@ pub mod board;
 pub mod cases;
 pub mod cli;
 pub mod engine;
+pub mod hybrid;
 pub mod input;
 pub mod judge;
 pub mod memory;

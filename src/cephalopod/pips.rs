@@ -251,6 +251,89 @@ fn children_hash<K: LaneOps>(state: u32) -> K::V {
     K::add(change, K::mul(K::splat(moves), K::hash_lanes(state)))
 }
 
+/// Where a run starts: boards reachable at `depth` (canonical, distinct, none full) and their
+/// counts in their canonical frames, as a layer of the layered engine holds them.
+pub(crate) struct Start<'a> {
+    pub depth: u16,
+    pub states: &'a [u32],
+    pub counts: &'a [Lanes],
+}
+
+/// The pips of a state: the sum of its dice.
+fn pips_of(state: u32) -> u32 {
+    (0..9).map(|slot| state >> (3 * slot) & 7).sum()
+}
+
+/// The start's boards by pip level (pips relative to the fewest of them).
+struct Seeds {
+    /// Indices into the start's boards, level after level.
+    order: Vec<u32>,
+    /// Level l's boards are `order[level_start[l]..level_start[l + 1]]`.
+    level_start: Vec<u32>,
+}
+
+impl Seeds {
+    fn of(start: &Start) -> Seeds {
+        if let [_] = start.states {
+            return Seeds {
+                order: vec![0],
+                level_start: vec![0, 1],
+            };
+        }
+        let pips: Vec<u32> = start.states.iter().map(|&s| pips_of(s)).collect();
+        let fewest = pips.iter().copied().min().unwrap_or(0);
+        let levels = pips.iter().map(|&p| p - fewest + 1).max().unwrap_or(0) as usize;
+        let mut level_start = vec![0u32; levels + 1];
+        for &p in &pips {
+            level_start[(p - fewest + 1) as usize] += 1;
+        }
+        for l in 1..=levels {
+            level_start[l] += level_start[l - 1];
+        }
+        let mut next = level_start.clone();
+        let mut order = vec![0u32; pips.len()];
+        for (i, &p) in pips.iter().enumerate() {
+            let slot = &mut next[(p - fewest) as usize];
+            order[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        Seeds { order, level_start }
+    }
+
+    fn levels(&self) -> usize {
+        self.level_start.len() - 1
+    }
+
+    fn at(&self, level: usize) -> &[u32] {
+        match self.level_start.get(level..level + 2) {
+            Some(&[from, to]) => &self.order[from as usize..to as usize],
+            _ => &[],
+        }
+    }
+
+    /// Puts level `p`'s boards into `level` (just cleared), reachable at the start's depth.
+    fn reach(&self, start: &Start, p: usize, level: &mut Level) {
+        for &i in self.at(p) {
+            level.reach(start.states[i as usize], start.depth, start.depth);
+        }
+    }
+
+    /// Adds level `p`'s counts to their rows in `level` (laid out by its discover walk).
+    fn add_counts<K: LaneOps>(&self, start: &Start, p: usize, level: &mut Level) {
+        for &i in self.at(p) {
+            let node = level.reach(start.states[i as usize], start.depth, start.depth);
+            let row = level.nodes[node as usize]
+                .base
+                .wrapping_add(u32::from(start.depth));
+            let slot = &mut level.counts[row as usize];
+            K::store(
+                slot,
+                K::add(K::load(slot), K::load(&start.counts[i as usize])),
+            );
+        }
+    }
+}
+
 /// What one run saw, for `--stats`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PipStats {
@@ -281,24 +364,39 @@ impl PipEngine {
     /// The puzzle's answer for `board` after `depth` turns, with lane operations `K`.
     #[inline(always)]
     pub(crate) fn run<K: LaneOps>(&mut self, board: &Board, depth: u32) -> u32 {
-        self.stats = PipStats::default();
         if depth == 0 || board.is_full() {
             return board.hash() & ANSWER_MASK;
         }
+        let (key, symmetry) = K::canonical(board.pack());
+        let mut ways = Lanes::default();
+        ways.0[symmetry as usize] = 1;
+        let start = Start {
+            depth: 0,
+            states: &[key],
+            counts: &[ways],
+        };
+        self.run_from::<K>(start, depth, K::zero())
+    }
+
+    /// The answer after `depth` turns from the boards of `start` (distinct, none full) with
+    /// their counts, `acc` holding the hashes of the games that ended before it.
+    #[inline(always)]
+    pub(crate) fn run_from<K: LaneOps>(&mut self, start: Start, depth: u32, acc: K::V) -> u32 {
+        self.stats = PipStats::default();
+        let mut acc = acc;
+        let seeds = Seeds::of(&start);
         // Children are kept up to depth - 1; the last depth is hashed without generating it.
         let last = (depth - 1).min(u32::from(u16::MAX) - 1) as u16;
-        let mut acc = K::zero();
         self.levels[0].clear(Expected::default());
         self.levels[1].clear(Expected::default());
-        let (key, symmetry) = K::canonical(board.pack());
-        self.levels[0].reach(key, 0, 0);
+        seeds.reach(&start, 0, &mut self.levels[0]);
+        seeds.reach(&start, 1, &mut self.levels[1]);
         let mut p = 0;
         loop {
             let [pushing, current, next] = self.levels_at(p);
             discover::<K>(current, next, last);
-            if p == 0 {
-                current.counts[0].0[symmetry as usize] = 1;
-            } else {
+            seeds.add_counts::<K>(&start, p, current);
+            if p > 0 {
                 push::<K>(pushing, current, last, &mut acc);
             }
             let current = &self.levels[p % 3];
@@ -309,12 +407,14 @@ impl PipEngine {
             stats.rows += current.counts.len();
             stats.widest = stats.widest.max(current.nodes.len());
             let [_, current, next] = self.levels_at(p);
-            if next.is_empty() {
+            if next.is_empty() && p + 2 >= seeds.levels() {
                 push::<K>(current, next, last, &mut acc);
                 break;
             }
             let expected = Expected::after(current, next);
-            self.levels[(p + 2) % 3].clear(expected);
+            let after_next = &mut self.levels[(p + 2) % 3];
+            after_next.clear(expected);
+            seeds.reach(&start, p + 2, after_next);
             p += 1;
         }
         K::sum(acc) & ANSWER_MASK

@@ -1,0 +1,237 @@
+//! The default search: the layered BFS while the game is small (it pays least per child), then
+//! the pip-ordered engine from the layer it reached (it expands each board once on long games).
+
+use super::arch::{all::Portable, select, Kernel, KernelChoice, KernelRun, LaneOps};
+use super::board::Board;
+use super::engine::{Engine, LayerStats, Layered, Progress};
+use super::pips::{PipEngine, Start};
+
+/// When the layered BFS hands its layer to the pip engine: once, at the first layer that
+/// would take the states expanded past `after_states`, if that layer's width times the depths
+/// still to go (the layered work left, at the least) is at least `min_work_left`; else never.
+#[derive(Clone, Copy, Debug)]
+pub struct Rule {
+    pub after_states: usize,
+    pub min_work_left: usize,
+}
+
+/// Measured on the bundled cases and checked on fresh random boards (docs/cephalopod.md).
+pub const RULE: Rule = Rule {
+    after_states: 60_000,
+    min_work_left: 100_000,
+};
+
+impl Rule {
+    /// Whether to stop before the layer at `p`; `decided` keeps the one decision.
+    fn stops(self, p: Progress, decided: &mut bool) -> bool {
+        if *decided || p.expanded + p.width <= self.after_states {
+            return false;
+        }
+        *decided = true;
+        p.width * p.remaining as usize >= self.min_work_left
+    }
+}
+
+/// Where the last run went: the depth the pip engine took over at, if it did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Handoff {
+    pub depth: Option<u32>,
+}
+
+/// Both engines' working memory.
+pub struct Hybrid<'a> {
+    pub layers: Engine<'a>,
+    pub pips: PipEngine,
+    pub last: Handoff,
+}
+
+impl<'a> Hybrid<'a> {
+    pub fn new(layers: Engine<'a>) -> Hybrid<'a> {
+        Hybrid {
+            layers,
+            pips: PipEngine::new(),
+            last: Handoff::default(),
+        }
+    }
+
+    #[inline(always)]
+    fn run<K: LaneOps>(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        rule: Rule,
+        stats: Option<&mut Vec<LayerStats>>,
+    ) -> u32 {
+        self.last = Handoff::default();
+        let mut decided = false;
+        let stop = |p| rule.stops(p, &mut decided);
+        match self.layers.run_until::<K>(board, depth, stats, stop) {
+            Layered::Answer(answer) => answer,
+            Layered::Stopped {
+                depth: at,
+                len,
+                acc,
+            } => {
+                self.last.depth = Some(at);
+                let (states, counts) = self.layers.layer(at, len);
+                let start = Start {
+                    depth: at as u16,
+                    states,
+                    counts,
+                };
+                self.pips.run_from::<K>(start, depth, acc)
+            }
+        }
+    }
+}
+
+/// The answer for `board` after `depth` turns, with `kernel`'s lane operations.
+pub fn run(hybrid: &mut Hybrid, kernel: Kernel, board: &Board, depth: u32) -> u32 {
+    run_with_rule(hybrid, kernel, board, depth, RULE, None)
+}
+
+/// As `run`, handing over by `rule`; `stats` gets the layered part's layers.
+pub fn run_with_rule(
+    hybrid: &mut Hybrid,
+    kernel: Kernel,
+    board: &Board,
+    depth: u32,
+    rule: Rule,
+    stats: Option<&mut Vec<LayerStats>>,
+) -> u32 {
+    let run = HybridRun {
+        hybrid,
+        board,
+        depth,
+        rule,
+        stats,
+    };
+    #[cfg(target_arch = "x86_64")]
+    if kernel == Kernel::Avx512 && super::arch::x86_64::avx512::detected() {
+        // SAFETY: the kernel's features were detected on this CPU just above.
+        return unsafe { super::arch::x86_64::avx512::run(run) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if kernel != Kernel::Portable && select(KernelChoice::Avx2).is_ok() {
+        // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
+        return unsafe { run_avx2(run) };
+    }
+    run.run::<Portable>()
+}
+
+/// `Hybrid::run`'s arguments, for a kernel's entry point.
+struct HybridRun<'e, 'a, 's> {
+    hybrid: &'e mut Hybrid<'a>,
+    board: &'e Board,
+    depth: u32,
+    rule: Rule,
+    stats: Option<&'s mut Vec<LayerStats>>,
+}
+
+impl KernelRun for HybridRun<'_, '_, '_> {
+    #[inline(always)]
+    fn run<K: LaneOps>(self) -> u32 {
+        let HybridRun {
+            hybrid,
+            board,
+            depth,
+            rule,
+            stats,
+        } = self;
+        hybrid.run::<K>(board, depth, rule, stats)
+    }
+}
+
+/// Both engines compiled for AVX2, BMI1 and BMI2.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1 and BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+unsafe fn run_avx2(run: HybridRun) -> u32 {
+    run.run::<super::arch::x86_64::avx2::Avx2>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cephalopod::{cases, engine, memory};
+
+    fn kernels() -> Vec<Kernel> {
+        [
+            KernelChoice::Portable,
+            KernelChoice::Avx2,
+            KernelChoice::Avx512,
+        ]
+        .into_iter()
+        .filter_map(|c| select(c).ok())
+        .collect()
+    }
+
+    #[test]
+    fn answers_every_bundled_case_with_a_handoff() {
+        let arena = memory::arena();
+        let mut hybrid = Hybrid::new(Engine::new(memory::buffers(&arena)));
+        for case in cases::all().iter().filter(|c| c.problem.depth <= 30) {
+            for after_states in [3, 1000] {
+                let rule = Rule {
+                    after_states,
+                    min_work_left: 0,
+                };
+                let answer = run_with_rule(
+                    &mut hybrid,
+                    Kernel::Portable,
+                    case.board(),
+                    case.problem.depth,
+                    rule,
+                    None,
+                );
+                assert_eq!(answer, case.expected, "{} with {rule:?}", case.id);
+            }
+        }
+    }
+
+    /// Random boards, depths and budgets (seeded apart from the pip engine's test): handed over
+    /// at every depth, under every kernel the CPU has, against the layered engine alone.
+    #[test]
+    fn agrees_with_the_layered_engine_on_random_boards() {
+        let arena = memory::arena();
+        let mut hybrid = Hybrid::new(Engine::new(memory::buffers(&arena)));
+        let other = memory::arena();
+        let mut layered = Engine::new(memory::buffers(&other));
+        let kernels = kernels();
+        let mut seed = 0x9c5e_17a3_0b2d_4f61u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) % n
+        };
+        for round in 0..300 {
+            let empty_in_ten = 2 + next(9);
+            let cells: [u8; 9] = std::array::from_fn(|_| {
+                if next(10) < empty_in_ten {
+                    0
+                } else {
+                    1 + next(6) as u8
+                }
+            });
+            let board = Board { cells };
+            let depth = 1 + next(if round % 10 == 0 { 16 } else { 10 }) as u32;
+            let rule = Rule {
+                after_states: next(200) as usize,
+                min_work_left: 0,
+            };
+            let expected = engine::run(&mut layered, Kernel::Portable, &board, depth, None);
+            for &kernel in &kernels {
+                let answer = run_with_rule(&mut hybrid, kernel, &board, depth, rule, None);
+                assert_eq!(
+                    answer,
+                    expected,
+                    "{cells:?} depth {depth} {rule:?}, {}",
+                    kernel.name()
+                );
+            }
+        }
+    }
+}

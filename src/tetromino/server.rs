@@ -103,16 +103,26 @@ pub struct PuzzleServer {
 struct Reply {
     status: StatusCode,
     body: Value,
+    /// The request's body was left unread, so the connection ends here: the answer says so,
+    /// or a client that keeps connections would send its next request into a closed one.
+    closes: bool,
 }
 
 impl IntoResponse for Reply {
     fn into_response(self) -> Response {
-        (
+        let mut response = (
             self.status,
             [(header::CONTENT_TYPE, "application/json")],
             self.body.to_string(),
         )
-            .into_response()
+            .into_response();
+        if self.closes {
+            response.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
+        }
+        response
     }
 }
 
@@ -120,12 +130,16 @@ fn error(status: StatusCode, message: impl Into<String>) -> Reply {
     Reply {
         status,
         body: json!({ "error": message.into() }),
+        closes: false,
     }
 }
 
 impl From<Refusal> for Reply {
     fn from(refusal: Refusal) -> Reply {
-        error(refusal.status, refusal.message)
+        Reply {
+            closes: true,
+            ..error(refusal.status, refusal.message)
+        }
     }
 }
 
@@ -250,6 +264,7 @@ async fn issue(State(shared): State<Arc<Shared>>, uri: Uri) -> Reply {
     Reply {
         status: StatusCode::OK,
         body: json!({ "id": id, "size": size, "signature": signature.to_string() }),
+        closes: false,
     }
 }
 
@@ -310,6 +325,7 @@ async fn check(State(shared): State<Arc<Shared>>, request: Request) -> Reply {
     Reply {
         status: StatusCode::OK,
         body,
+        closes: false,
     }
 }
 

@@ -145,13 +145,14 @@ pub struct GameSpec {
 }
 
 /// The shuffled bunch for `seed`: tiles are drawn from the end.
-fn shuffled_bunch(rng: &mut Rng) -> Vec<u8> {
+pub(crate) fn shuffled_bunch(rng: &mut Rng) -> Vec<u8> {
     let mut bunch: Vec<u8> = Tiles::full_bunch().letters().collect();
     rng.shuffle(&mut bunch);
     bunch
 }
 
-fn draw(bunch: &mut Vec<u8>, count: usize) -> Tiles {
+/// Up to `count` tiles off the top of the bunch (fewer when it runs out).
+pub(crate) fn draw(bunch: &mut Vec<u8>, count: usize) -> Tiles {
     let mut tiles = Tiles::EMPTY;
     for _ in 0..count {
         match bunch.pop() {
@@ -177,14 +178,14 @@ fn deliver(in_flight: &mut Vec<(u64, Tiles)>, time: u64) -> Tiles {
 }
 
 /// The tile goes back at a random place, then up to three come off the top.
-fn dump(bunch: &mut Vec<u8>, rng: &mut Rng, letter: u8) -> Tiles {
+pub(crate) fn dump(bunch: &mut Vec<u8>, rng: &mut Rng, letter: u8) -> Tiles {
     let at = rng.range(0..bunch.len() + 1);
     bunch.insert(at, letter);
     draw(bunch, 3)
 }
 
 /// A rotten banana's tiles go back and the bunch is shuffled.
-fn return_tiles(bunch: &mut Vec<u8>, rng: &mut Rng, tiles: &Tiles) {
+pub(crate) fn return_tiles(bunch: &mut Vec<u8>, rng: &mut Rng, tiles: &Tiles) {
     bunch.extend(tiles.letters());
     rng.shuffle(bunch);
 }

@@ -9,7 +9,7 @@ use super::grid::Grid;
 use super::protocol::{FinalGrid, GridText, Intent, SeatCount, SeatInfo, SeatPlan, ServerMessage};
 use super::secret;
 use crate::bananagrams::dict::WordList;
-use crate::bananagrams::game::starting_hand;
+use crate::bananagrams::game::{draw, dump, return_tiles, shuffled_bunch, starting_hand};
 use crate::bananagrams::letters::Tiles;
 use crate::bananagrams::players::Context;
 use crate::bananagrams::validate::validate;
@@ -123,8 +123,7 @@ impl Room {
             .collect();
         let count = seats.len();
         let mut rng = Rng::new(seed);
-        let mut bunch: Vec<u8> = Tiles::full_bunch().letters().collect();
-        rng.shuffle(&mut bunch);
+        let bunch = shuffled_bunch(&mut rng);
         Room {
             code,
             seats,
@@ -528,9 +527,7 @@ impl Room {
             return Err(format!("no {gave} on your rack"));
         }
         self.seats[seat].owned.take(letter);
-        let at = self.rng.range(0..self.bunch.len() + 1);
-        self.bunch.insert(at, letter);
-        let got = draw(&mut self.bunch, 3);
+        let got = dump(&mut self.bunch, &mut self.rng, letter);
         self.seats[seat].owned = self.seats[seat].owned.union(&got);
         let message = ServerMessage::Dumped {
             gave: gave.to_string(),
@@ -584,10 +581,9 @@ impl Room {
         let s = &mut self.seats[seat];
         s.status = Status::Out;
         s.last = Some((s.grid.text(), s.owned));
-        self.bunch.extend(s.owned.letters());
+        return_tiles(&mut self.bunch, &mut self.rng, &s.owned);
         s.owned = Tiles::EMPTY;
         s.grid = Grid::default();
-        self.rng.shuffle(&mut self.bunch);
         self.version += 1;
         self.event(Some(seat), event, text);
         self.mark_all();
@@ -652,17 +648,6 @@ impl Room {
             grids,
         }
     }
-}
-
-fn draw(bunch: &mut Vec<u8>, count: usize) -> Tiles {
-    let mut tiles = Tiles::EMPTY;
-    for _ in 0..count {
-        match bunch.pop() {
-            Some(letter) => tiles.add(letter),
-            None => break,
-        }
-    }
-    tiles
 }
 
 #[cfg(test)]

@@ -98,6 +98,23 @@ fn join(url: &str, room: &str, name: &str) -> (Client, usize, String) {
     (client, seat, token)
 }
 
+/// Takes a seat back with its token on a new connection: the client and the seat welcomed.
+fn rejoin(url: &str, room: &str, token: &str) -> (Client, usize) {
+    let mut client = connect(url);
+    client
+        .send_text(&format!(
+            r#"{{"type":"rejoin","room":"{room}","token":"{token}"}}"#
+        ))
+        .unwrap();
+    let seat = client
+        .wait_for(WAIT, |m| match m {
+            ServerMessage::Welcome { seat, .. } => Some(*seat),
+            _ => None,
+        })
+        .unwrap();
+    (client, seat)
+}
+
 fn bot_in(
     url: &str,
     room: &str,
@@ -270,17 +287,7 @@ fn hostile_clients_are_refused_and_the_game_beside_them_plays_on() {
     }
     assert!(closed(&mut bob));
     // Bob's seat is away, not lost: its token takes it back.
-    let mut back = connect(url);
-    back.send_text(&format!(
-        r#"{{"type":"rejoin","room":"{room}","token":"{bob_token}"}}"#
-    ))
-    .unwrap();
-    let seat = back
-        .wait_for(WAIT, |m| match m {
-            ServerMessage::Welcome { seat, .. } => Some(*seat),
-            _ => None,
-        })
-        .unwrap();
+    let (_back, seat) = rejoin(url, &room, &bob_token);
     assert_eq!(seat, 1 - ann_seat);
     // A silent WebSocket is closed at the join timeout, a silent TCP connection at the
     // header timeout.
@@ -444,17 +451,7 @@ fn a_rejoin_takes_the_seat_from_the_old_connection() {
         r#"[{"kind":"person"},{"kind":"podium","player":"tls","pace_ms":60000}]"#,
     );
     let (mut old, seat, token) = join(url, &room, "Ann");
-    let mut new = connect(url);
-    new.send_text(&format!(
-        r#"{{"type":"rejoin","room":"{room}","token":"{token}"}}"#
-    ))
-    .unwrap();
-    let again = new
-        .wait_for(WAIT, |m| match m {
-            ServerMessage::Welcome { seat, .. } => Some(*seat),
-            _ => None,
-        })
-        .unwrap();
+    let (mut new, again) = rejoin(url, &room, &token);
     assert_eq!(again, seat);
     old.send_text(r#"{"type":"stuck"}"#).unwrap();
     assert!(closed(&mut old));

@@ -200,13 +200,8 @@ mod tests {
         let other = memory::arena();
         let mut layered = Engine::new(memory::buffers(&other));
         let kernels = kernels();
-        let mut seed = 0x9c5e_17a3_0b2d_4f61u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) % n
-        };
+        let mut rng = crate::core::rng::Rng::new(0x9c5e_17a3_0b2d_4f61u64);
+        let mut next = move |n: u64| rng.below(n);
         for round in 0..300 {
             let empty_in_ten = 2 + next(9);
             let cells: [u8; 9] = std::array::from_fn(|_| {

@@ -696,13 +696,8 @@ mod tests {
         .into_iter()
         .filter_map(|c| select(c).ok())
         .collect();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) % n
-        };
+        let mut rng = crate::core::rng::Rng::new(0x2545_f491_4f6c_dd1du64);
+        let mut next = move |n: u64| rng.below(n);
         for round in 0..300 {
             let empty_in_ten = next(10);
             let cells: [u8; 9] = std::array::from_fn(|_| {

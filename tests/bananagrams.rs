@@ -1,22 +1,14 @@
 //! `podium bananagrams`: exit codes (0 solved, 3 impossible, 4 gave up, 2 bad input), grids
 //! that the validator accepts, one-line errors for bad letters and bad word lists, fuzzed parsers.
 
+#[path = "common/run.rs"]
+mod run;
+use run::{podium, text};
+
 use podium::bananagrams::dict::Lexicon;
 use podium::bananagrams::letters::Tiles;
 use podium::bananagrams::validate::validate;
 use podium::core::rng::Rng;
-use std::process::{Command, Output};
-
-fn podium(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_podium"))
-        .args(args)
-        .output()
-        .expect("run podium")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 #[test]
 fn solve_prints_a_valid_grid_and_exits_0() {

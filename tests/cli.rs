@@ -1,6 +1,10 @@
 //! The `podium` binary as a user drives it: answers on files and stdin, one-line errors with
 //! exit code 2 on bad input, `--stats`, `bench`, `verify`, and help text on every argument.
 
+#[path = "common/run.rs"]
+mod run;
+use run::text;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -17,10 +21,6 @@ fn podium(args: &[&str], stdin: &[u8]) -> Output {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
     }
     child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 const CG01: &[u8] = b"20\n0 6 0\n2 2 2\n1 6 1\n";

@@ -2,6 +2,10 @@
 //! cases and answers, a shard that died is named by the join and re-running it completes the run;
 //! Slurm's array when `sbatch` is installed. Each skips with one line when its tool is missing.
 
+#[path = "common/run.rs"]
+mod run;
+use run::text;
+
 #[path = "common/records.rs"]
 mod records;
 use std::path::{Path, PathBuf};
@@ -25,10 +29,6 @@ fn fresh_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// (case, answer) of every record of the file, sorted.

@@ -2,27 +2,20 @@
 //! update (every replacement replaces the one before it), `best merge` rejects forged and corrupt entries, `best export` writes scorable outputs,
 //! and `bench --shard` splits the cephalopod cases exactly.
 
+#[path = "common/run.rs"]
+mod run;
+use run::{podium, text};
+
 use podium::store::put::entry_path;
 use podium::store::put::Offer;
 use podium::store::{offer, Entry};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 #[path = "common/records.rs"]
 mod records;
 use records::cases;
-
-fn podium(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_podium"))
-        .args(args)
-        .output()
-        .expect("run podium")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 fn fresh_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("podium-store-{name}-{}", std::process::id()));

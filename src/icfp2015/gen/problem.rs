@@ -33,15 +33,6 @@ fn log_uniform(rng: &mut Rng, lo: usize, hi: usize) -> usize {
     ((a + (b - a) * rng.f64()).exp() as usize).clamp(lo, hi)
 }
 
-const DIRECTIONS: [Direction; 6] = [
-    Direction::E,
-    Direction::W,
-    Direction::SE,
-    Direction::SW,
-    Direction::NE,
-    Direction::NW,
-];
-
 /// A connected shape of `size` cells that fits a `width` x `height` board, with its pivot: a member
 /// (60 %), a cell of its bounding box (30 %), or up to 3 cells outside it (10 %).
 fn random_unit(rng: &mut Rng, size: usize, width: usize, height: usize) -> UnitSpec {
@@ -49,7 +40,7 @@ fn random_unit(rng: &mut Rng, size: usize, width: usize, height: usize) -> UnitS
         let mut members = vec![Cell::new(4, 4)];
         while members.len() < size {
             let from = members[rng.range(0..members.len())];
-            let next = neighbour(from, DIRECTIONS[rng.range(0..6)]);
+            let next = neighbour(from, Direction::ALL[rng.range(0..6)]);
             if !members.contains(&next) {
                 members.push(next);
             }
@@ -106,7 +97,7 @@ fn random_filled(rng: &mut Rng, width: usize, height: usize, fill: f64) -> Vec<C
                     count += 1;
                 }
             }
-            cell = neighbour(cell, DIRECTIONS[rng.range(0..6)]);
+            cell = neighbour(cell, Direction::ALL[rng.range(0..6)]);
         }
     }
     for y in 0..height {

@@ -270,14 +270,7 @@ mod tests {
         let points = unit.size as f64 + 50.0 * (1.0 + lines as f64) * lines as f64;
         let depth: f64 = cells.iter().map(|c| c.y as f64 / height).sum();
         let drop = cells.iter().map(|c| c.y).min().unwrap_or(0) as f64;
-        let sides = [
-            Direction::E,
-            Direction::W,
-            Direction::SE,
-            Direction::SW,
-            Direction::NE,
-            Direction::NW,
-        ];
+        let sides = Direction::ALL;
         let neighbours = cells
             .iter()
             .flat_map(|&c| sides.iter().map(move |&d| neighbour(c, d)))

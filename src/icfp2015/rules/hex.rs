@@ -85,6 +85,18 @@ pub enum Direction {
     NW,
 }
 
+impl Direction {
+    /// The six neighbours' directions.
+    pub const ALL: [Direction; 6] = [
+        Direction::E,
+        Direction::W,
+        Direction::SE,
+        Direction::SW,
+        Direction::NE,
+        Direction::NW,
+    ];
+}
+
 /// The neighbour of `cell` in direction `direction` (`e = 1` on even rows, 0 on odd rows).
 #[inline]
 pub fn neighbour(cell: Cell, direction: Direction) -> Cell {

@@ -35,6 +35,13 @@ impl<W: RowWord> RowBoard<W> {
         &self.rows
     }
 
+    /// Overwrites every row with `rows`, the rows of a board of the same size (kept elsewhere,
+    /// e.g. in an arena): a copy without an allocation.
+    #[inline]
+    pub fn load(&mut self, rows: &[W]) {
+        self.rows.copy_from_slice(rows);
+    }
+
     #[inline]
     pub fn get(&self, row: usize, column: usize) -> bool {
         self.rows[row] & W::bit(column) != W::EMPTY

@@ -36,6 +36,12 @@ impl Board {
         self.rows.rows()
     }
 
+    /// Overwrites the board with `rows`, the rows of a board of the same size.
+    #[inline]
+    pub fn load_rows(&mut self, rows: &[u128]) {
+        self.rows.load(rows);
+    }
+
     pub fn is_on_board(&self, cell: Cell) -> bool {
         cell.x >= 0 && cell.x < self.width && cell.y >= 0 && cell.y < self.height
     }

@@ -276,6 +276,7 @@ impl<'a> Engine<'a> {
         self.counts[0][0] = Lanes::default();
         self.counts[0][0].0[symmetry as usize] = 1;
         let mut len = 1;
+        let mut previous = 0;
         let mut acc = K::zero();
         for d in 0..depth {
             if len == 0 {
@@ -284,8 +285,10 @@ impl<'a> Engine<'a> {
             let progress = Progress {
                 remaining: depth - d,
                 width: len,
+                previous,
                 expanded,
             };
+            previous = len;
             if d + 1 < depth && stop(progress) {
                 return Layered::Stopped { depth: d, len, acc };
             }
@@ -346,6 +349,8 @@ pub(crate) struct Progress {
     pub remaining: u32,
     /// States in this layer.
     pub width: usize,
+    /// States in the layer before it (0 at the start).
+    pub previous: usize,
     /// States expanded before it.
     pub expanded: usize,
 }

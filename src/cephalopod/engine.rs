@@ -115,10 +115,14 @@ impl StateTable<'_> {
     }
 }
 
-/// The move-table entry for placing a die on empty `slot` of `state`.
+/// The move-table entry for placing a die on empty `slot` (0..9, a bit of `empty_slots`) of
+/// `state`. Unchecked: the bounds check was 2 of the ~22 instructions per (parent, empty cell).
 #[inline(always)]
 fn move_entry<K: LaneOps>(state: u32, slot: u32) -> usize {
-    MOVE_BASE[slot as usize] as usize + K::neighbour_index(state, slot as usize)
+    debug_assert!(slot < 9);
+    // SAFETY: `slot` is a bit index of `empty_slots`, which has 9 bits: MOVE_BASE has 9 entries.
+    let base = unsafe { *MOVE_BASE.get_unchecked(slot as usize) as usize };
+    base + K::neighbour_index(state, slot as usize)
 }
 
 /// The moves at a move-table entry, as image deltas.

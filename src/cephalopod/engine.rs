@@ -115,10 +115,14 @@ impl StateTable<'_> {
     }
 }
 
-/// The move-table entry for placing a die on empty `slot` of `state`.
+/// The move-table entry for placing a die on empty `slot` (0..9, a bit of `empty_slots`) of
+/// `state`. Unchecked: the bounds check was 2 of the ~22 instructions per (parent, empty cell).
 #[inline(always)]
 fn move_entry<K: LaneOps>(state: u32, slot: u32) -> usize {
-    MOVE_BASE[slot as usize] as usize + K::neighbour_index(state, slot as usize)
+    debug_assert!(slot < 9);
+    // SAFETY: `slot` is a bit index of `empty_slots`, which has 9 bits: MOVE_BASE has 9 entries.
+    let base = unsafe { *MOVE_BASE.get_unchecked(slot as usize) as usize };
+    base + K::neighbour_index(state, slot as usize)
 }
 
 /// The moves at a move-table entry, as image deltas.
@@ -276,6 +280,7 @@ impl<'a> Engine<'a> {
         self.counts[0][0] = Lanes::default();
         self.counts[0][0].0[symmetry as usize] = 1;
         let mut len = 1;
+        let mut previous = 0;
         let mut acc = K::zero();
         for d in 0..depth {
             if len == 0 {
@@ -284,8 +289,10 @@ impl<'a> Engine<'a> {
             let progress = Progress {
                 remaining: depth - d,
                 width: len,
+                previous,
                 expanded,
             };
+            previous = len;
             if d + 1 < depth && stop(progress) {
                 return Layered::Stopped { depth: d, len, acc };
             }
@@ -346,6 +353,8 @@ pub(crate) struct Progress {
     pub remaining: u32,
     /// States in this layer.
     pub width: usize,
+    /// States in the layer before it (0 at the start).
+    pub previous: usize,
     /// States expanded before it.
     pub expanded: usize,
 }

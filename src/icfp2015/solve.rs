@@ -13,6 +13,7 @@ use crate::core::timer::Deadline;
 use crate::icfp2015::place::bands;
 use crate::icfp2015::place::beam::{plan, plan_game};
 use crate::icfp2015::place::weights::Weights;
+use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::game::{evaluate, Game, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
@@ -157,7 +158,8 @@ fn solve_planned(
     }
     let mut attempts = variant;
     let mut weights = attempt_weights(setup, attempts, &mut rng);
-    let opening = Opening::new(setup, seed, phrases, chains_of(attempts, &mut rng));
+    let chains = chains_of(attempts, &mut rng);
+    let opening = Opening::new(setup, seed, phrases, chains);
     let order = opening.order();
     // While the plans die before the last unit, plan again with nudged weights instead of
     // routing: a beam that dies early costs a fraction of its routes, and how long a plan lasts
@@ -169,12 +171,19 @@ fn solve_planned(
     // fixed back-off of 100 and the beam spread over the whole game, the resumed plans of 18
     // ended where the one they resumed had (230 -> 316, 330, 316, ... in one run).
     let long = order.len() >= LONG_GAME;
-    let scouting = Instant::now()
-        + if long {
-            deadline.remaining().saturating_sub(routes)
+    let scouting = Instant::now() + deadline.remaining().mul_f64(SCOUT_SHARE);
+    // A long game scouts until the time left holds the routes of the longest plan so far and
+    // 200 units more (the most a resumed plan is spread over): the routes of a plan cost in
+    // proportion to its units. Reserving the whole game's routes left problem 18 (plans dying at
+    // 190-314 of 1000 units) routing in 1.6-1.8 s after reserving 9-17 s (`play -t 30 -c 1`).
+    let scouting_left = |planned: usize| {
+        if long {
+            let share = ((planned + 2 * BACKOFF) as f64 / order.len() as f64).min(1.0);
+            deadline.remaining().saturating_sub(routes.mul_f64(share))
         } else {
-            deadline.remaining().mul_f64(SCOUT_SHARE)
-        };
+            scouting.saturating_duration_since(Instant::now())
+        }
+    };
     let start = opening.game.board();
     // A long game starts with a quicker plan, and takes the full beam only if that one lasts.
     let mut locks = Vec::new();
@@ -182,37 +191,94 @@ fn solve_planned(
         let quick = Deadline::after(beam_time.mul_f64(QUICK_SHARE));
         locks = plan(setup, start, &order, &weights, &quick, order.len(), &[]);
     }
+    trace(variant, || {
+        format!("quick plan {} of {} units", locks.len(), order.len())
+    });
     if !long || locks.len() == order.len() {
         locks = plan_game(setup, start, &order, &weights, beam_time, &[]);
+        trace(variant, || format!("full plan {} units", locks.len()));
     }
     let first = weights;
     let mut tries = 0;
     while locks.len() < order.len() {
-        let left = scouting.saturating_duration_since(Instant::now());
+        let left = scouting_left(locks.len());
         // `<=`: with no time at all (`-t 0`) both sides are zero, and no plan is tried.
         if left <= beam_time.mul_f64(0.1) {
             break;
         }
         tries += 1;
-        weights = first.nudged(&mut rng);
-        let prefix = if tries % 2 == 0 {
-            let back = BACKOFF / 2 + rng.range(0..2 * BACKOFF);
-            &locks[..locks.len().saturating_sub(back)]
-        } else {
-            &[]
-        };
-        let horizon = if prefix.is_empty() {
-            order.len()
-        } else {
-            (locks.len() + 2 * BACKOFF).min(order.len())
-        };
         let scout = Deadline::after(beam_time.min(left));
-        let other = plan(setup, start, &order, &weights, &scout, horizon, prefix);
+        let other = scout_plan(
+            setup, start, &order, &first, &locks, tries, &scout, &mut rng,
+        );
+        trace(variant, || {
+            format!(
+                "scout {tries}: {} units (longest {})",
+                other.len(),
+                locks.len()
+            )
+        });
         if other.len() > locks.len() {
             locks = other;
         }
     }
+    trace(variant, || {
+        format!(
+            "routing {} locks, {:.1} s left, routes estimated {:.1} s",
+            locks.len(),
+            deadline.remaining().as_secs_f64(),
+            routes.as_secs_f64()
+        )
+    });
+    let start = start.clone();
     let (mut best, mut route_time) = route_game(setup, seed, phrases, opening, &locks, deadline);
+    trace(variant, || {
+        format!(
+            "routed: score {} locked {} in {:.1} s",
+            best.score,
+            best.locked,
+            route_time.as_secs_f64()
+        )
+    });
+    // A long game whose plan still dies goes on scouting from it while the time left holds the
+    // routes of a longer one (now measured, not estimated), and routes the longest again.
+    if long && locks.len() < order.len() {
+        let routed = locks.len();
+        let per_unit = route_time.mul_f64(LATE_ROUTE_MARGIN / routed.max(1) as f64);
+        loop {
+            let reserve = per_unit.mul_f64((locks.len() + 2 * BACKOFF).min(order.len()) as f64);
+            let left = deadline.remaining().saturating_sub(reserve);
+            if locks.len() == order.len() || left <= beam_time.mul_f64(0.1) {
+                break;
+            }
+            tries += 1;
+            let scout = Deadline::after(beam_time.min(left));
+            let other = scout_plan(
+                setup, &start, &order, &first, &locks, tries, &scout, &mut rng,
+            );
+            trace(variant, || {
+                format!(
+                    "late scout {tries}: {} units (longest {})",
+                    other.len(),
+                    locks.len()
+                )
+            });
+            if other.len() > locks.len() {
+                locks = other;
+            }
+        }
+        if locks.len() > routed {
+            let opening = Opening::new(setup, seed, phrases, chains);
+            let played;
+            (played, route_time) = route_game(setup, seed, phrases, opening, &locks, deadline);
+            trace(variant, || {
+                format!("rerouted: score {} locked {}", played.score, played.locked)
+            });
+            if played.score > best.score {
+                best = played;
+            }
+        }
+    }
     loop {
         // Another attempt needs its routes' time and some beam time on top.
         let spare = deadline.remaining().saturating_sub(route_time.mul_f64(1.3));
@@ -227,11 +293,54 @@ fn solve_planned(
         let locks = plan_game(setup, start, &order, &weights, beam_time.min(spare), &[]);
         let played;
         (played, route_time) = route_game(setup, seed, phrases, opening, &locks, deadline);
+        trace(variant, || {
+            format!(
+                "attempt {attempts}: score {} locked {}",
+                played.score, played.locked
+            )
+        });
         if played.score > best.score {
             best = played;
         }
     }
     best
+}
+
+/// One scouting plan of `order` from `start`, with `first` nudged: on every other `tries`, the
+/// plan `longest` but its last 50 to 250 units taken up again with the beam spread over the
+/// units to its end and 200 more; otherwise a whole new plan.
+#[allow(clippy::too_many_arguments)]
+fn scout_plan(
+    setup: &Setup,
+    start: &Board,
+    order: &[u32],
+    first: &Weights,
+    longest: &[Pos],
+    tries: u32,
+    deadline: &Deadline,
+    rng: &mut Rng,
+) -> Vec<Pos> {
+    let weights = first.nudged(rng);
+    let prefix = if tries.is_multiple_of(2) {
+        let back = BACKOFF / 2 + rng.range(0..2 * BACKOFF);
+        &longest[..longest.len().saturating_sub(back)]
+    } else {
+        &[]
+    };
+    let horizon = if prefix.is_empty() {
+        order.len()
+    } else {
+        (longest.len() + 2 * BACKOFF).min(order.len())
+    };
+    plan(setup, start, order, &weights, deadline, horizon, prefix)
+}
+
+/// Writes `line` on stderr, prefixed by the search's variant, where `PODIUM_ICFP2015_TRACE` is
+/// set: how each plan of a game ended, to see why a long game dies early.
+fn trace(variant: u32, line: impl FnOnce() -> String) {
+    if std::env::var_os("PODIUM_ICFP2015_TRACE").is_some() {
+        eprintln!("icfp2015 trace {variant}: {}", line());
+    }
 }
 
 /// A greedy band plan (`place::bands`) of the whole game, if it promises a tenth more than a greedy
@@ -355,7 +464,8 @@ const BAND_POWER: f64 = 4.0;
 const SCOUT_SHARE: f64 = 0.55;
 
 /// Units from which a game is long: there plans that die early are compared until only the
-/// routes' time (estimated; it errs high by 2-3 on problem 18) is left. Problem 18 (1000 units):
+/// routes' time of the longest plan so far is left (estimated; it errs high by 2-4 on problem
+/// 18), and again after its routes while the measured route time of a longer plan is left. Problem 18 (1000 units):
 /// the attempts after the scouting share died at 220-330 units (29,000-36,000) in every run
 /// looked at, while about one scouting plan in ten lasted to the end (~80,000). `play -t 30 -c
 /// 2`, before: 71,657 / 38,441 / 41,726 / 78,576 / 41,651; after (with the back-off above):
@@ -374,6 +484,12 @@ const BACKOFF: usize = 100;
 
 /// Headroom on the estimated route time when the beam takes the rest of the time.
 const ROUTE_MARGIN: f64 = 1.4;
+
+/// Headroom on the measured route time per unit of a long game's plan routed again after more
+/// scouting: the DP spells only while the time left holds 1.5 x the mean route so far, and with
+/// 1.4 the longer plans of problem 18 (all 1000 units) were routed mostly without it (67,684
+/// and 68,326 against ~85,000, `play -t 30 -c 1`, load ~7).
+const LATE_ROUTE_MARGIN: f64 = 2.0;
 
 /// Units routed to estimate the route cost of a game: spelling, and without.
 const ROUTE_SAMPLE: usize = 8;

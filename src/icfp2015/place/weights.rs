@@ -80,6 +80,18 @@ const HEIGHT: f64 = 0.0;
 const COVER: f64 = 0.0;
 const BUMPS: f64 = 0.0;
 
+/// The weight of `Features::rows` (the first-place team's row evaluation: full rows with open
+/// empty cells, empty rows high up) with big units among small ones: a board term, so the beam
+/// ranks the boards it would leave, not only the locks that made them. Measured with
+/// `PODIUM_ICFP2015_WEIGHTS` (`play -t 30 -c 1`, load ~5-6, how many units each plan placed
+/// before no node could spawn the next): problem 18 at 0 died at 190-314 of 1000 in all 37
+/// plans of three runs; at 50-150, 4 plans in 3 of 5 runs reached 906-989 units; at 300 all
+/// died by 156 (docs/icfp2015.md, Part 6). Fresh generated 25 x 35 games of 1500 units (`gen
+/// --seed 611/612/615 --width 25 --height 35 --shapes 15 --max-size 14 --fill 0.1`, no
+/// phrases): longest plan 116/159/180 at 0 (`-t 20`), 120/172/308 at 100 (`-t 10`). Holes -10
+/// did the opposite (89/82).
+const BIG_UNIT_ROWS: f64 = 100.0;
+
 /// The environment variable that changes the default weights (those of the problem's unit
 /// mix, `Weights::for_setup`), for tuning: `name=value` pairs separated by commas
 /// (`holes=-5,resting=1`), the names being those of `Weights`' fields.
@@ -163,6 +175,7 @@ impl Weights {
                 ahead: 1.0,
                 spawn: -3000.0,
                 cover: -2.0,
+                rows: BIG_UNIT_ROWS,
                 resting: true,
                 ..w
             }
@@ -279,6 +292,7 @@ mod tests {
         assert_eq!(big, [17, 9, 9, 9, 9, 9]);
         assert_eq!(Weights::for_setup(&setup).ahead, 1.0);
         assert!(Weights::for_setup(&setup).resting);
+        assert_eq!(Weights::for_setup(&setup).rows, BIG_UNIT_ROWS);
         let order = [0, 20, 1, 2, 21, 3];
         assert_eq!(
             next_big_units(&setup, &order),
@@ -287,5 +301,6 @@ mod tests {
         let small = Setup::bundled(0);
         assert!(!has_big_units(&small));
         assert_eq!(Weights::for_setup(&small).ahead, 0.0);
+        assert_eq!(Weights::for_setup(&small).rows, 0.0);
     }
 }

@@ -1,5 +1,5 @@
-//! Pure generators of the cephalopod tables: move deltas, symmetry XOR slices, lane permutations
-//! and state hashes. build.rs renders them as Rust source in OUT_DIR; the runtime include!s that.
+//! Generators of the cephalopod tables (move deltas, symmetry XOR slices, lane permutations, state
+//! hashes): build.rs renders them into OUT_DIR for include!; the bundle fills them at start-up.
 //
 // Layout of a state (one u32), shared with the runtime through the generated constants:
 //   slot k = 0..8 holds a die (0 = empty, 1..6) in bits 3k..3k+2; slots 0..7 are the eight

@@ -5,6 +5,7 @@ use podium::bench::{BenchArgs, Section};
 use podium::cephalopod;
 use podium::cephalopod::cli::KernelArg;
 use podium::core::cli::{finish, CliError};
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -141,7 +142,36 @@ enum VerifyCommand {
     },
 }
 
+/// `podium cephalopod [FILE]` with no option, read as clap reads it but without building every
+/// problem's subcommands first (~330 k instructions of a ~0.8 M process on a small case, #19);
+/// any other command line, help and errors included, goes to clap.
+fn cephalopod_fast_path(args: &[OsString]) -> Option<cephalopod::cli::CephalopodArgs> {
+    let file = match args {
+        [command] if command == "cephalopod" => None,
+        [command, file]
+            if command == "cephalopod"
+                && !file.is_empty()
+                && !file.to_string_lossy().starts_with('-') =>
+        {
+            Some(PathBuf::from(file))
+        }
+        _ => return None,
+    };
+    Some(cephalopod::cli::CephalopodArgs {
+        file,
+        stats: false,
+        kernel: KernelArg::Auto,
+        prefault: false,
+        svg: None,
+        engine: cephalopod::cli::EngineArg::Auto,
+    })
+}
+
 fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if let Some(args) = cephalopod_fast_path(&args) {
+        return finish("podium", cephalopod::cli::run(args));
+    }
     let cli = match podium::core::cli::parse_args::<Cli>("podium") {
         Ok(cli) => cli,
         Err(code) => return code,
@@ -211,4 +241,37 @@ fn main() -> ExitCode {
         }),
     };
     finish("podium", result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cephalopod_fast_path_reads_what_clap_reads_and_leaves_the_rest() {
+        let lines: [(&[&str], bool); 10] = [
+            (&["cephalopod"], true),
+            (&["cephalopod", "case.txt"], true),
+            (&["cephalopod", "help"], true),
+            (&["cephalopod", "--stats"], false),
+            (&["cephalopod", "-"], false),
+            (&["cephalopod", ""], false),
+            (&["cephalopod", "case.txt", "--engine", "pips"], false),
+            (&["cephalopod", "a", "b"], false),
+            (&["slider", "case.txt"], false),
+            (&[], false),
+        ];
+        for (line, taken) in lines {
+            let args: Vec<OsString> = line.iter().map(OsString::from).collect();
+            let fast = cephalopod_fast_path(&args);
+            assert_eq!(fast.is_some(), taken, "{line:?}");
+            let Some(fast) = fast else { continue };
+            let parsed = Cli::try_parse_from(std::iter::once("podium").chain(line.iter().copied()))
+                .expect("clap accepts what the fast path takes");
+            let Command::Cephalopod(by_clap) = parsed.command else {
+                panic!("clap read {line:?} as another command")
+            };
+            assert_eq!(format!("{fast:?}"), format!("{by_clap:?}"), "{line:?}");
+        }
+    }
 }

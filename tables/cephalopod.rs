@@ -1,5 +1,5 @@
-//! Pure generators of the cephalopod tables: move deltas, symmetry XOR slices, lane permutations
-//! and state hashes. build.rs renders them as Rust source in OUT_DIR; the runtime include!s that.
+//! Generators of the cephalopod tables (move deltas, symmetry XOR slices, lane permutations, state
+//! hashes): build.rs renders them into OUT_DIR for include!; the bundle fills them at start-up.
 //
 // Layout of a state (one u32), shared with the runtime through the generated constants:
 //   slot k = 0..8 holds a die (0 = empty, 1..6) in bits 3k..3k+2; slots 0..7 are the eight
@@ -89,34 +89,36 @@ fn slot_images() -> &'static [[usize; 9]; 8] {
     })
 }
 
-/// Applies symmetry t to the low 24 bits of a state (the centre and the empty count stay).
-pub fn transform_low_bits(t: usize, bits: u32) -> u32 {
-    let image = &slot_images()[t];
-    let mut out = 0;
-    let mut rest = bits & 0xff_ffff;
-    while rest != 0 {
-        let bit = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        out |= 1 << (3 * image[bit / 3] + bit % 3);
-    }
-    out
+/// One lane per symmetry, laid out as the runtime's `Lanes`.
+pub type LaneWords = [u32; 8];
+
+fn add_lanes(to: &mut LaneWords, x: &LaneWords) {
+    to.iter_mut()
+        .zip(x)
+        .for_each(|(a, b)| *a = a.wrapping_add(*b));
 }
 
-/// `[byte slice j][byte value][t]`: XOR mask that turns a state into its image under t, for the
-/// bits of byte j; the image is the state XOR the three slices' masks.
-pub fn symmetry_xor_slices() -> Vec<[[u32; 8]; 256]> {
-    (0..3)
-        .map(|j| {
-            let mut table = [[0u32; 8]; 256];
-            for (b, lanes) in table.iter_mut().enumerate() {
-                let part = (b as u32) << (8 * j);
-                for (t, lane) in lanes.iter_mut().enumerate() {
-                    *lane = transform_low_bits(t, part) ^ part;
-                }
-            }
-            table
-        })
-        .collect()
+/// Writes `[byte slice j][byte value][t]` (3 slices of 256 rows): the XOR mask that turns a
+/// state into its image under t, for the bits of byte j; the image is the state XOR the three
+/// slices' masks.
+pub fn fill_symmetry_xor(out: &mut [LaneWords]) {
+    assert_eq!(out.len(), 3 * 256, "symmetry XOR size");
+    let images = slot_images();
+    for (j, slice) in out.chunks_exact_mut(256).enumerate() {
+        // A symmetry permutes bits, so a byte's mask is the XOR of its bits' masks: each row is
+        // the row without its lowest bit, XOR that bit's mask.
+        let bit_mask: [LaneWords; 8] = std::array::from_fn(|i| {
+            let bit = 8 * j + i;
+            std::array::from_fn(|t| 1 << (3 * images[t][bit / 3] + bit % 3) ^ 1 << bit)
+        });
+        slice[0] = [0; 8];
+        for b in 1..256 {
+            let mut row = slice[b & (b - 1)];
+            let mask = &bit_mask[b.trailing_zeros() as usize];
+            row.iter_mut().zip(mask).for_each(|(x, m)| *x ^= m);
+            slice[b] = row;
+        }
+    }
 }
 
 /// `[u][v]`: the lane t whose count moves to lane v when a child is canonicalised by symmetry u
@@ -148,153 +150,217 @@ fn hash_weights() -> &'static [[u32; 9]; 8] {
     })
 }
 
-/// `[slice j][9-bit value][t]`: hash contribution of slots 3j..3j+2 in lane t.
-pub fn hash_slices() -> Vec<[[u32; 8]; 512]> {
+/// Writes `[slice j][9-bit value][t]` (3 slices of 512 rows): the hash contribution of slots
+/// 3j..3j+2 in lane t.
+pub fn fill_hash_slices(out: &mut [LaneWords]) {
+    assert_eq!(out.len(), 3 * 512, "hash slice size");
     let weights = hash_weights();
-    (0..3)
-        .map(|j| {
-            let mut table = [[0u32; 8]; 512];
-            for (b, lanes) in table.iter_mut().enumerate() {
-                for (lane, weight) in lanes.iter_mut().zip(weights) {
-                    *lane = (0..3)
-                        .map(|i| ((b >> (3 * i)) & 7) as u32 * weight[3 * j + i])
-                        .fold(0u32, u32::wrapping_add);
+    for (j, slice) in out.chunks_exact_mut(512).enumerate() {
+        // `[i][v][t]`: value v in slot 3j+i, in lane t; a row is the sum of its three fields'.
+        let field: [[LaneWords; 8]; 3] = std::array::from_fn(|i| {
+            std::array::from_fn(|v| std::array::from_fn(|t| v as u32 * weights[t][3 * j + i]))
+        });
+        for (high, rows) in slice.chunks_exact_mut(64).enumerate() {
+            for (middle, rows) in rows.chunks_exact_mut(8).enumerate() {
+                let mut upper = field[2][high];
+                add_lanes(&mut upper, &field[1][middle]);
+                for (row, low) in rows.iter_mut().zip(&field[0]) {
+                    *row = upper;
+                    add_lanes(row, low);
                 }
             }
-            table
+        }
+    }
+}
+
+/// Entries of the move table: one per (empty slot, neighbour index).
+pub const MOVE_ENTRIES: usize = 64 * 4 + 512 * 4 + 4096;
+
+/// A move's image deltas (lanes 0..8) and hash changes (lanes 8..16), summed in one pass.
+type Change = [u32; 16];
+
+fn add_change(to: &mut Change, x: &Change) {
+    for t in 0..16 {
+        to[t] = to[t].wrapping_add(x[t]);
+    }
+}
+
+fn sub_change(from: &mut Change, x: &Change) {
+    for t in 0..16 {
+        from[t] = from[t].wrapping_sub(x[t]);
+    }
+}
+
+/// The low bit of each of the 4 (3-bit) fields of a neighbour index.
+const FIELD_ONES: u32 = 0o1111;
+
+/// Whether a neighbour index (or its part) holds a 7, which is no die value.
+fn has_seven(index: u32) -> bool {
+    index & index >> 1 & index >> 2 & FIELD_ONES != 0
+}
+
+/// A capture of a subset (2+) of a slot's neighbours, as the neighbours after the first see it.
+#[derive(Clone, Copy)]
+struct Capture {
+    takes_first: bool,
+    /// What the capture adds to the empty-cell count, in each image lane.
+    freed: u32,
+    /// The fields of the other members in `rest` (the index without the first neighbour's
+    /// field), and their low bits.
+    rest_fields: u32,
+    rest_ones: u32,
+    /// The other members: (field in `rest`, slot).
+    others: [(u32, usize); 3],
+    other_count: usize,
+}
+
+impl Capture {
+    fn of(subset: u32, nbs: &[usize]) -> Capture {
+        let mut capture = Capture {
+            takes_first: subset & 1 != 0,
+            freed: (subset.count_ones() - 1) << EMPTY_SHIFT,
+            rest_fields: 0,
+            rest_ones: 0,
+            others: [(0, 0); 3],
+            other_count: 0,
+        };
+        for j in (1..nbs.len()).filter(|j| subset >> j & 1 != 0) {
+            let field = j as u32 - 1;
+            capture.rest_fields |= 7 << (3 * field);
+            capture.rest_ones |= 1 << (3 * field);
+            capture.others[capture.other_count] = (field, nbs[j]);
+            capture.other_count += 1;
+        }
+        capture
+    }
+}
+
+/// A capture as far as the neighbours after the first decide it, for one set of their values:
+/// it is a move for the first neighbour's values `low..=high`, capturing `sum` plus that value
+/// if `takes_first`, and `change` is its change but for the placed die and the first neighbour.
+#[derive(Clone, Copy, Default)]
+struct PartialCapture {
+    low: u32,
+    high: u32,
+    sum: u32,
+    takes_first: bool,
+    change: Change,
+}
+
+/// Writes the move table, flattened, and returns `(base, moves)`: `span[base[k] + index]` =
+/// (offset << 4) | count into `images` (`moves` of them written), `images[j][t]` = what move j
+/// adds to the image of its parent under symmetry t (a move changes whole fields without carries
+/// and a symmetry permutes fields, so the images of a child are the parent's images plus these;
+/// lane 0 is the plain delta), and `hash_sum[base[k] + index][t]` = sum over those moves of the
+/// hash change in lane t. A neighbourhood's moves are every capture of 2+ dice summing to at most
+/// 6, by subset ascending, else the placement of a 1.
+pub fn fill_move_table(
+    span: &mut [u32],
+    images: &mut [LaneWords],
+    hash_sum: &mut [LaneWords],
+) -> ([u32; 9], usize) {
+    assert!(
+        span.len() == MOVE_ENTRIES && hash_sum.len() == MOVE_ENTRIES,
+        "move table size"
+    );
+    // Per slot k and value v: what v in k's field adds to each image and each lane's hash; a
+    // move's change is a sum of these, lane by lane.
+    let (slot_images, weights) = (slot_images(), hash_weights());
+    let value_change: [[Change; 8]; 9] = std::array::from_fn(|k| {
+        std::array::from_fn(|v| {
+            let v = v as u32;
+            std::array::from_fn(|t| match t {
+                0..=7 => v << (3 * slot_images[t][k]),
+                _ => v.wrapping_mul(weights[t - 8][k]),
+            })
         })
-        .collect()
-}
-
-/// Neighbour values encoded in a neighbour index (3 bits each, in `neighbour_slots` order), or
-/// None if one is not a die value.
-pub fn decode_neighbour_index(slot: usize, index: usize) -> Option<[u32; 4]> {
-    let mut values = [0; 4];
-    for (j, value) in values
-        .iter_mut()
-        .enumerate()
-        .take(neighbour_slots(slot).len())
-    {
-        *value = ((index >> (3 * j)) & 7) as u32;
+    });
+    // The sum of the (3-bit) fields of every 9-bit value.
+    let mut field_sum = [0u8; 1 << 9];
+    for value in 1..1 << 9 {
+        field_sum[value] = field_sum[value >> 3] + (value & 7) as u8;
     }
-    values.iter().all(|&v| v <= 6).then_some(values)
-}
-
-/// The move table, flattened: `span[base[k] + index]` = (offset << 4) | count into `images`,
-/// `images[j][t]` = what move j adds to the image of its parent under symmetry t (a move
-/// changes whole fields without carries and a symmetry permutes fields, so the images of a
-/// child are the parent's images plus these; lane 0 is the plain delta), and
-/// `hash_sum[base[k] + index][t]` = sum over those moves of the hash change in lane t.
-pub struct MoveTable {
-    pub base: [u32; 9],
-    pub span: Vec<u32>,
-    pub images: Vec<[u32; 8]>,
-    pub hash_sum: Vec<[u32; 8]>,
-}
-
-pub fn move_table() -> MoveTable {
-    // Per slot k, value v and symmetry t: what v in k's field adds to the image under t, and to
-    // its hash in lane t; a move's image and hash change are sums of these, lane by lane.
-    let (images, weights) = (slot_images(), hash_weights());
-    let field: [[[u32; 8]; 7]; 9] = std::array::from_fn(|k| {
-        std::array::from_fn(|v| std::array::from_fn(|t| (v as u32) << (3 * images[t][k])))
-    });
-    let hash: [[[u32; 8]; 7]; 9] = std::array::from_fn(|k| {
-        std::array::from_fn(|v| std::array::from_fn(|t| (v as u32).wrapping_mul(weights[t][k])))
-    });
-    let entries: usize = NEIGHBOUR_INDEX_SIZE.iter().sum();
-    let mut table = MoveTable {
-        base: [0; 9],
-        span: Vec::with_capacity(entries),
-        images: Vec::with_capacity(2 * entries),
-        hash_sum: Vec::with_capacity(entries),
-    };
+    let (mut base, mut entry, mut moves) = ([0; 9], 0, 0);
     for (slot, &size) in NEIGHBOUR_INDEX_SIZE.iter().enumerate() {
-        table.base[slot] = table.span.len() as u32;
+        base[slot] = entry as u32;
         let nbs = neighbour_slots(slot);
-        for index in 0..size {
-            let first = table.images.len();
-            let mut sums = [0u32; 8];
-            if let Some(values) = decode_neighbour_index(slot, index) {
-                let placed = Placed { slot, nbs, values };
-                placed.push_moves(&field, &hash, &mut table.images, &mut sums);
-            }
-            let count = table.images.len() - first;
-            assert!(count < 16 && first < (1 << 28));
-            table.span.push((first as u32) << 4 | count as u32);
-            table.hash_sum.push(sums);
-        }
-    }
-    table
-}
-
-/// A die placed on empty `slot`, whose neighbours `nbs` show `values` (0 = empty).
-struct Placed<'a> {
-    slot: usize,
-    nbs: &'a [usize],
-    values: [u32; 4],
-}
-
-impl Placed<'_> {
-    /// Appends the images of its moves (every capture of 2+ dice summing to at most 6, by
-    /// subset ascending; else a single 1) to `images` and adds their hash changes to `sums`;
-    /// `field` and `hash` are per slot, value and symmetry (see `move_table`).
-    fn push_moves(
-        &self,
-        field: &[[[u32; 8]; 7]; 9],
-        hash: &[[[u32; 8]; 7]; 9],
-        images: &mut Vec<[u32; 8]>,
-        sums: &mut [u32; 8],
-    ) {
-        let Placed { slot, nbs, values } = *self;
-        let dice = (0..nbs.len()).fold(0u32, |m, j| m | u32::from(values[j] != 0) << j);
-        let before = images.len();
-        // The subsets of the neighbours with a die, ascending.
-        let mut subset = 0u32;
-        loop {
-            subset = subset.wrapping_sub(dice) & dice;
-            if subset == 0 {
-                break;
-            }
-            let count = subset.count_ones();
-            let sum: u32 = (0..4)
-                .filter(|j| subset >> j & 1 != 0)
-                .map(|j| values[j])
-                .sum();
-            if count < 2 || sum > 6 {
-                continue;
-            }
-            let mut image = field[slot][sum as usize];
-            let mut change = hash[slot][sum as usize];
-            image
-                .iter_mut()
-                .for_each(|x| *x = x.wrapping_add((count - 1) << EMPTY_SHIFT));
-            let mut rest = subset;
-            while rest != 0 {
-                let j = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let (k, v) = (nbs[j], values[j] as usize);
-                for t in 0..8 {
-                    image[t] = image[t].wrapping_sub(field[k][v][t]);
-                    change[t] = change[t].wrapping_sub(hash[k][v][t]);
+        let place = &value_change[slot];
+        let take_first = &value_change[nbs[0]];
+        // The subsets of 2+ neighbours, ascending, as bits j of neighbour j; an index is the
+        // first neighbour's value in its low 3 bits and the others' (`rest`) above.
+        let captures: Vec<Capture> = (3u32..1 << nbs.len())
+            .filter(|subset| subset & (subset - 1) != 0)
+            .map(|subset| Capture::of(subset, nbs))
+            .collect();
+        // For each `rest`, the captures it allows, in subset order, decided once for the 8
+        // values of the first neighbour.
+        let mut partials = [PartialCapture::default(); 11];
+        for rest in 0..size as u32 >> 3 {
+            let mut count = 0;
+            let dice = (rest | rest >> 1 | rest >> 2) & FIELD_ONES;
+            let allowed = captures
+                .iter()
+                .filter(|c| !has_seven(rest) && dice & c.rest_ones == c.rest_ones);
+            for capture in allowed {
+                let sum = u32::from(field_sum[(rest & capture.rest_fields) as usize]);
+                let low = u32::from(capture.takes_first);
+                if sum + low > 6 {
+                    continue;
                 }
+                let mut change = [0; 16];
+                change[..8].iter_mut().for_each(|x| *x = capture.freed);
+                for &(j, k) in &capture.others[..capture.other_count] {
+                    sub_change(
+                        &mut change,
+                        &value_change[k][(rest >> (3 * j) & 7) as usize],
+                    );
+                }
+                partials[count] = PartialCapture {
+                    low,
+                    high: if capture.takes_first { 6 - sum } else { 6 },
+                    sum,
+                    takes_first: capture.takes_first,
+                    change,
+                };
+                count += 1;
             }
-            for t in 0..8 {
-                sums[t] = sums[t].wrapping_add(change[t]);
-            }
-            images.push(image);
-        }
-        if images.len() == before {
-            let mut image = field[slot][1];
-            image
-                .iter_mut()
-                .for_each(|x| *x = x.wrapping_sub(1 << EMPTY_SHIFT));
-            images.push(image);
-            for t in 0..8 {
-                sums[t] = sums[t].wrapping_add(hash[slot][1][t]);
+            let partials = &partials[..count];
+            for first_value in 0..8 {
+                let (first, mut sums) = (moves, [0u32; 8]);
+                if !has_seven(rest) && first_value != 7 {
+                    for partial in partials {
+                        if first_value < partial.low || first_value > partial.high {
+                            continue;
+                        }
+                        let mut change = partial.change;
+                        if partial.takes_first {
+                            add_change(&mut change, &place[(partial.sum + first_value) as usize]);
+                            sub_change(&mut change, &take_first[first_value as usize]);
+                        } else {
+                            add_change(&mut change, &place[partial.sum as usize]);
+                        }
+                        images[moves].copy_from_slice(&change[..8]);
+                        for t in 0..8 {
+                            sums[t] = sums[t].wrapping_add(change[8 + t]);
+                        }
+                        moves += 1;
+                    }
+                    if moves == first {
+                        for t in 0..8 {
+                            images[moves][t] = place[1][t].wrapping_sub(1 << EMPTY_SHIFT);
+                            sums[t] = place[1][8 + t];
+                        }
+                        moves += 1;
+                    }
+                }
+                span[entry] = (first as u32) << 4 | (moves - first) as u32;
+                hash_sum[entry] = sums;
+                entry += 1;
             }
         }
     }
+    assert!(entry == MOVE_ENTRIES && moves < 1 << 28, "move table size");
+    (base, moves)
 }
 
 /// Shifts that gather slot k's neighbour values into its neighbour index; 40 (past the state,
@@ -361,13 +427,13 @@ impl Literal {
         }
     }
 
-    /// The values in memory order (every lane a u32), in runs; none for `Text`.
-    pub fn runs(&self) -> Box<dyn Iterator<Item = &[u32]> + '_> {
+    /// How many u32s it holds (every lane one); none for `Text`.
+    pub fn words(&self) -> usize {
         match self {
-            Literal::Text { .. } => Box::new(std::iter::empty()),
-            Literal::Hex(v) => Box::new(std::iter::once(&v[..])),
-            Literal::Lanes(v) => Box::new(v.iter().map(|l| &l[..])),
-            Literal::LaneSlices(v) => Box::new(v.iter().flatten().map(|l| &l[..])),
+            Literal::Text { .. } => 0,
+            Literal::Hex(v) => v.len(),
+            Literal::Lanes(v) => 8 * v.len(),
+            Literal::LaneSlices(v) => v.iter().map(|s| 8 * s.len()).sum(),
         }
     }
 }
@@ -379,8 +445,37 @@ pub struct Item {
     pub literal: Literal,
 }
 
-fn lane_slices<const N: usize>(slices: Vec<[[u32; 8]; N]>) -> Literal {
-    Literal::LaneSlices(slices.iter().map(|s| s.to_vec()).collect())
+/// The tables that `fill_tables` writes, by name.
+pub const FILLED: [&str; 5] = [
+    "MOVE_SPAN",
+    "MOVE_IMAGE",
+    "MOVE_HASH_SUM",
+    "SYMMETRY_XOR",
+    "HASH_SLICE",
+];
+
+/// Fills the big tables where they will be read (a bundle's start-up: no `Vec` per table and no
+/// copy); `table(name)` hands out each of `FILLED` once, as its u32s in memory order.
+pub fn fill_tables<'t>(mut table: impl FnMut(&str) -> &'t mut [u32]) {
+    fn lanes(words: &mut [u32]) -> &mut [LaneWords] {
+        assert_eq!(words.len() % 8, 0, "a table of lanes");
+        // SAFETY: `[u32; 8]` is 8 u32s with a u32's alignment, and the rows cover `words`
+        // exactly, whose exclusive borrow they take over.
+        unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast(), words.len() / 8) }
+    }
+    let [span, image, hash_sum, symmetry_xor, hash_slice] = FILLED;
+    let images = lanes(table(image));
+    let (_, moves) = fill_move_table(table(span), images, lanes(table(hash_sum)));
+    assert_eq!(moves, images.len(), "MOVE_IMAGE size");
+    fill_symmetry_xor(lanes(table(symmetry_xor)));
+    fill_hash_slices(lanes(table(hash_slice)));
+}
+
+/// Rows of 8 lanes, filled by `fill`, as `rows / slices` per slice.
+fn lane_slices(rows: usize, slices: usize, fill: fn(&mut [LaneWords])) -> Literal {
+    let mut out = vec![[0; 8]; rows * slices];
+    fill(&mut out);
+    Literal::LaneSlices(out.chunks(rows).map(<[LaneWords]>::to_vec).collect())
 }
 
 /// Every generated item, in order: the one list that build.rs renders and the bundler reads.
@@ -391,7 +486,11 @@ pub fn items() -> Vec<Item> {
         literal,
     };
     let text = |ty, value| Literal::Text { ty, value };
-    let mt = move_table();
+    // At most two moves per entry (the most any neighbourhood has is 11, the mean 1.2).
+    let (mut span, mut images) = (vec![0; MOVE_ENTRIES], vec![[0; 8]; 2 * MOVE_ENTRIES]);
+    let mut hash_sum = vec![[0; 8]; MOVE_ENTRIES];
+    let (base, moves) = fill_move_table(&mut span, &mut images, &mut hash_sum);
+    images.truncate(moves);
     let shifts = format!("{:?}", neighbour_shifts());
     vec![
         item(
@@ -411,17 +510,25 @@ pub fn items() -> Vec<Item> {
             "NEIGHBOUR_MASK",
             Literal::Hex(neighbour_masks().to_vec()),
         ),
-        item("static", "MOVE_BASE", Literal::Hex(mt.base.to_vec())),
-        item("static", "MOVE_SPAN", Literal::Hex(mt.span)),
-        item("static", "MOVE_IMAGE", Literal::Lanes(mt.images)),
-        item("static", "MOVE_HASH_SUM", Literal::Lanes(mt.hash_sum)),
-        item("static", "SYMMETRY_XOR", lane_slices(symmetry_xor_slices())),
+        item("static", "MOVE_BASE", Literal::Hex(base.to_vec())),
+        item("static", "MOVE_SPAN", Literal::Hex(span)),
+        item("static", "MOVE_IMAGE", Literal::Lanes(images)),
+        item("static", "MOVE_HASH_SUM", Literal::Lanes(hash_sum)),
+        item(
+            "static",
+            "SYMMETRY_XOR",
+            lane_slices(256, 3, fill_symmetry_xor),
+        ),
         item(
             "static",
             "LANE_PERMUTATION",
             Literal::Lanes(lane_permutations().to_vec()),
         ),
-        item("static", "HASH_SLICE", lane_slices(hash_slices())),
+        item(
+            "static",
+            "HASH_SLICE",
+            lane_slices(512, 3, fill_hash_slices),
+        ),
     ]
 }
 

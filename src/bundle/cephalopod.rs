@@ -92,18 +92,21 @@ pub const MANIFEST: Manifest = Manifest {
     }],
 };
 
-/// The generator's items: small ones as literals, the rest filled from it at start-up.
+/// The generator's items: the big ones filled in place by it at start-up, the rest as literals.
 fn tables_text() -> Result<String, String> {
     let items = generator::items();
-    let declared = items.iter().map(|item| tables::Item {
-        keyword: item.keyword,
-        name: item.name,
-        ty: item.literal.ty(),
-        literal: (item.literal.runs().map(<[u32]>::len).sum::<usize>() <= tables::INLINE_WORDS)
-            .then(|| item.literal.render()),
-    });
-    tables::module_text(
-        declared,
-        "generator::items().iter().map(|item| (item.name, item.literal.runs()))",
-    )
+    let mut declared = Vec::new();
+    for item in &items {
+        let filled = generator::FILLED.contains(&item.name);
+        if !filled && item.literal.words() > tables::INLINE_WORDS {
+            return Err(format!("{} is too big to inline and not filled", item.name));
+        }
+        declared.push(tables::Item {
+            keyword: item.keyword,
+            name: item.name,
+            ty: item.literal.ty(),
+            literal: (!filled).then(|| item.literal.render()),
+        });
+    }
+    tables::module_text(declared, "generator::fill_tables")
 }

@@ -9,7 +9,7 @@ pub const SUPPORT: Module = Module {
     source: include_str!("parts/runtime_table.rs"),
 };
 
-/// Tables of at most this many u32s are inlined as literals.
+/// The most u32s a table inlined as a literal may hold; bigger ones are filled at start-up.
 pub const INLINE_WORDS: usize = 256;
 
 /// A generated item, as the build script would declare it.
@@ -23,11 +23,11 @@ pub struct Item<'a> {
 }
 
 /// Rust declarations of `items`, and `pub unsafe fn init()`, which fills the ones without a
-/// literal: `values` is an expression (in the bundle) yielding `(name, runs)` per item, where
-/// `runs` yields the item's values as `&[u32]`s in memory order.
+/// literal in place: `fill` is a function (in the bundle) that takes `table(name)`, which hands
+/// out each such table once as its `&mut [u32]`, and writes every one of their words.
 pub fn module_text<'a>(
     items: impl IntoIterator<Item = Item<'a>>,
-    values: &str,
+    fill: &str,
 ) -> Result<String, String> {
     const TABLE: &str = "crate::runtime_table::Table";
     let mut text = String::new();
@@ -47,7 +47,7 @@ pub fn module_text<'a>(
                 }
                 text +=
                     &format!("pub static {name}: {TABLE}<{ty}> = unsafe {{ {TABLE}::new() }};\n");
-                fills += &format!("                \"{name}\" => {name}.fill(runs),\n");
+                fills += &format!("            \"{name}\" => {name}.words(),\n");
             }
             None => return Err(format!("{keyword} {name} is too big to inline")),
         }
@@ -57,10 +57,11 @@ pub fn module_text<'a>(
         return Ok(text);
     }
     text += &format!(
-        "pub unsafe fn init() {{\n    for (name, runs) in {values} {{\n        \
-         // SAFETY: the caller's: first thing in main, on one thread; tables hold u32s.\n        \
-         unsafe {{\n            match name {{\n{fills}                _ => {{}}\n            \
-         }}\n        }}\n    }}\n}}\n"
+        "pub unsafe fn init() {{\n    \
+         // SAFETY: the caller's: first thing in main, on one thread; tables hold u32s, each is\n    \
+         // handed out once, and `{fill}` writes every word before anything reads one.\n    \
+         {fill}(|name| unsafe {{\n        match name {{\n{fills}            \
+         _ => panic!(\"no filled table {{name}}\"),\n        }}\n    }});\n}}\n"
     );
     Ok(text)
 }
@@ -85,14 +86,14 @@ mod tests {
                 literal: None,
             },
         ];
-        let text = module_text(items, "gen::values()").unwrap();
+        let text = module_text(items, "gen::fill").unwrap();
         assert!(text.starts_with("pub const A: u32 = 7;\n"));
         let table = "crate::runtime_table::Table";
         assert!(text.contains(&format!(
             "pub static B: {table}<[u32; 300]> = unsafe {{ {table}::new() }};"
         )));
-        assert!(text.contains("for (name, runs) in gen::values() {"));
-        assert!(text.contains("    \"B\" => B.fill(runs),\n"));
+        assert!(text.contains("gen::fill(|name| unsafe {"));
+        assert!(text.contains("    \"B\" => B.words(),\n"));
         let big_const = Item {
             keyword: "const",
             name: "C",

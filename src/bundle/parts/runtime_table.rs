@@ -21,22 +21,16 @@ impl<A> Table<A> {
         Table(UnsafeCell::new(MaybeUninit::uninit()))
     }
 
-    /// Writes the table's values: `runs` of `u32`s that together cover it in memory order.
+    /// The table's memory as u32s, in memory order, for its one writer (not yet written).
     ///
     /// # Safety
-    /// `A` must consist of `u32`s only, and no reference to the table may exist or be taken
-    /// concurrently (fill it at start-up, before any use).
-    pub unsafe fn fill<'w>(&self, runs: impl IntoIterator<Item = &'w [u32]>) {
-        let (base, len) = (self.0.get().cast::<u32>(), size_of::<A>() / 4);
-        let mut at = 0;
-        for run in runs {
-            assert!(at + run.len() <= len, "table size");
-            // SAFETY: `at..at + run.len()` lies within the table, whose memory is writable and
-            // unshared by the contract; a u32 is no more aligned than an `A` made of u32s.
-            unsafe { std::ptr::copy_nonoverlapping(run.as_ptr(), base.add(at), run.len()) };
-            at += run.len();
-        }
-        assert_eq!(at, len, "table size");
+    /// `A` must consist of `u32`s only; call it once, before any deref, on one thread, and
+    /// write every word before the table is read.
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn words(&'static self) -> &'static mut [u32] {
+        // SAFETY: the memory is the static's own, `size_of::<A>()` bytes of u32s (any bytes
+        // are a u32, and bss starts zeroed), and by the contract nothing else refers to it.
+        unsafe { std::slice::from_raw_parts_mut(self.0.get().cast::<u32>(), size_of::<A>() / 4) }
     }
 }
 
@@ -58,24 +52,18 @@ mod tests {
     #[repr(C, align(32))]
     struct Lanes([u32; 8]);
 
-    // SAFETY: filled first thing in the test below, before any read.
+    // SAFETY: written first thing in the test below, before any read.
     static LANES: Table<[Lanes; 2]> = unsafe { Table::new() };
 
     #[test]
-    fn fills_in_memory_order_and_keeps_alignment() {
-        let words: Vec<u32> = (0..16).collect();
+    fn hands_out_its_memory_as_words_and_keeps_alignment() {
         // SAFETY: `Lanes` is made of u32s; this is the only test touching `LANES`.
-        unsafe { LANES.fill(words.chunks(5)) };
+        let words = unsafe { LANES.words() };
+        assert_eq!(words.len(), 16);
+        for (i, word) in words.iter_mut().enumerate() {
+            *word = i as u32;
+        }
         assert_eq!(LANES[1].0, [8, 9, 10, 11, 12, 13, 14, 15]);
         assert_eq!(LANES.as_ptr() as usize % 32, 0);
-    }
-
-    #[test]
-    #[should_panic(expected = "table size")]
-    fn refuses_a_wrong_size() {
-        // SAFETY: this table is never read.
-        let table: Table<[u32; 3]> = unsafe { Table::new() };
-        // SAFETY: `[u32; 3]` is made of u32s and `table` is local to this thread.
-        unsafe { table.fill([&[1, 2][..]]) };
     }
 }

@@ -168,6 +168,9 @@ fn cephalopod_fast_path(args: &[OsString]) -> Option<cephalopod::cli::Cephalopod
 }
 
 fn main() -> ExitCode {
+    if let Err(code) = podium::core::cli::check_cpu("podium") {
+        return code;
+    }
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     if let Some(args) = cephalopod_fast_path(&args) {
         return finish("podium", cephalopod::cli::run(args));

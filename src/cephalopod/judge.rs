@@ -42,6 +42,9 @@ pub fn run(args: &[OsString], out: &mut impl Write) -> Result<(), CliError> {
 
 /// The process's exit code for `run` on the command line: an error is one line on stderr.
 pub fn main_code() -> i32 {
+    if crate::core::cli::check_cpu("cephalopod_judge").is_err() {
+        return i32::from(crate::core::cli::EXIT_INVALID);
+    }
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     match run(&args, &mut std::io::stdout().lock()) {
         Ok(()) => i32::from(EXIT_OK),

@@ -108,6 +108,7 @@ pub fn finish(program: &str, result: Result<(), CliError>) -> ExitCode {
 /// prints them (exit 0); a bad argument is one line, `PROGRAM: ...`, and exit 2, like any other
 /// bad input (clap's own message adds a blank line and a usage hint).
 pub fn parse_args<P: clap::Parser>(program: &str) -> Result<P, ExitCode> {
+    check_cpu(program)?;
     P::try_parse().map_err(|error| {
         use clap::error::ErrorKind;
         if matches!(
@@ -127,6 +128,22 @@ pub fn parse_args<P: clap::Parser>(program: &str) -> Result<P, ExitCode> {
         let _ = writeln!(io::stderr().lock(), "{program}: {}", first_line(&text));
         ExitCode::from(EXIT_INPUT)
     })
+}
+
+/// Ends the process with one line and exit code 1 (a failed check) where the CPU lacks an
+/// instruction the build assumes (`core::cpu::missing_baseline`), before any code uses it.
+pub fn check_cpu(program: &str) -> Result<(), ExitCode> {
+    match crate::core::cpu::missing_baseline() {
+        None => Ok(()),
+        Some(feature) => {
+            let _ = writeln!(
+                io::stderr().lock(),
+                "{program}: this build needs a CPU with {feature} (x86-64-v2); rebuild with \
+                 RUSTFLAGS=\"\" for older CPUs"
+            );
+            Err(ExitCode::from(EXIT_INVALID))
+        }
+    }
 }
 
 /// A clap error as one line: its first line, and when that ends in a colon ("the following

@@ -100,6 +100,17 @@ pub fn features() -> CpuFeatures {
     detected
 }
 
+/// The instruction this build assumes every CPU has and this one lacks, if any: x86-64 builds
+/// assume POPCNT (`.cargo/config.toml`; every x86-64 CPU since 2008, x86-64-v2), which would
+/// otherwise end the process with an illegal instruction at the first count of set bits.
+pub fn missing_baseline() -> Option<&'static str> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "popcnt"))]
+    if !std::arch::is_x86_feature_detected!("popcnt") {
+        return Some("popcnt");
+    }
+    None
+}
+
 impl fmt::Display for CpuFeatures {
     /// Present features separated by spaces, e.g. `avx2 bmi2 popcnt`, or `none`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -152,6 +163,14 @@ mod tests {
             found.avx512f,
             std::arch::is_x86_feature_detected!("avx512f")
         );
+    }
+
+    #[test]
+    fn the_build_baseline_is_present_here() {
+        assert_eq!(missing_baseline(), None);
+        if cfg!(all(target_arch = "x86_64", target_feature = "popcnt")) {
+            assert!(features().popcnt);
+        }
     }
 
     #[test]

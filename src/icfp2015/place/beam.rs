@@ -27,6 +27,10 @@ const PAST_HORIZON: usize = 50;
 /// Widest beam (bounds the memory of the layers kept for the way back).
 const MAX_WIDTH: usize = 4000;
 
+/// The most one layer's boards may take: on tall boards (up to 10,000 rows, 160 KB a board) it
+/// narrows the beam instead of reserving, and at full width touching, gigabytes.
+const LAYER_BYTES: usize = 128 << 20;
+
 /// A board of the beam after some locks; its rows are slot `slot` of its layer's boards.
 struct Node {
     slot: u32,
@@ -63,10 +67,12 @@ pub fn plan(
     // Measured at full width (benches/icfp2015_beam.rs, callgrind): malloc and free 0.64 % ->
     // 0.15 % of the instructions, 1.2 % fewer in all; the features of the children dominate.
     // Small pages: most plans are narrow and touch a few pages of the reservation.
-    let arena = Arena::new(2 * LayerBoards::bytes(2 * MAX_WIDTH, height));
+    let slots = (LAYER_BYTES / LayerBoards::bytes(1, height)).clamp(2, 2 * MAX_WIDTH);
+    let max_width = slots / 2;
+    let arena = Arena::new(2 * LayerBoards::bytes(slots, height));
     arena.prefer_small_pages();
-    let mut boards = LayerBoards::new(&arena, 2 * MAX_WIDTH, height);
-    let mut next_boards = LayerBoards::new(&arena, 2 * MAX_WIDTH, height);
+    let mut boards = LayerBoards::new(&arena, slots, height);
+    let mut next_boards = LayerBoards::new(&arena, slots, height);
     boards.push(start.rows());
     // The board being expanded, and a child being made, loaded from their slots.
     let mut parent = start.clone();
@@ -99,7 +105,7 @@ pub fn plan(
         } else {
             let per_node = started.elapsed().as_secs_f64() / expanded as f64;
             let per_layer = deadline.remaining().as_secs_f64() / left as f64;
-            ((per_layer / per_node) as usize).clamp(1, MAX_WIDTH)
+            ((per_layer / per_node) as usize).clamp(1, max_width)
         };
         let mut children: Vec<(f64, u32, Pos, u32, f64)> = Vec::new();
 

@@ -208,19 +208,14 @@ fn solve_planned(
         }
         tries += 1;
         let scout = Deadline::after(beam_time.min(left));
-        let other = scout_plan(
-            setup, start, &order, &first, &locks, tries, &scout, &mut rng,
+        let scouted = Scouting {
+            tries,
+            variant,
+            label: "scout",
+        };
+        scout_longer(
+            setup, start, &order, &first, &mut locks, scouted, &scout, &mut rng,
         );
-        trace(variant, || {
-            format!(
-                "scout {tries}: {} units (longest {})",
-                other.len(),
-                locks.len()
-            )
-        });
-        if other.len() > locks.len() {
-            locks = other;
-        }
     }
     trace(variant, || {
         format!(
@@ -253,19 +248,14 @@ fn solve_planned(
             }
             tries += 1;
             let scout = Deadline::after(beam_time.min(left));
-            let other = scout_plan(
-                setup, &start, &order, &first, &locks, tries, &scout, &mut rng,
+            let scouted = Scouting {
+                tries,
+                variant,
+                label: "late scout",
+            };
+            scout_longer(
+                setup, &start, &order, &first, &mut locks, scouted, &scout, &mut rng,
             );
-            trace(variant, || {
-                format!(
-                    "late scout {tries}: {} units (longest {})",
-                    other.len(),
-                    locks.len()
-                )
-            });
-            if other.len() > locks.len() {
-                locks = other;
-            }
         }
         if locks.len() > routed {
             let opening = Opening::new(setup, seed, phrases, chains);
@@ -306,22 +296,31 @@ fn solve_planned(
     best
 }
 
-/// One scouting plan of `order` from `start`, with `first` nudged: on every other `tries`, the
-/// plan `longest` but its last 50 to 250 units taken up again with the beam spread over the
-/// units to its end and 200 more; otherwise a whole new plan.
+/// Which scouting plan of a game this is, for the plan and its trace line.
+#[derive(Clone, Copy)]
+struct Scouting {
+    tries: u32,
+    variant: u32,
+    label: &'static str,
+}
+
+/// One scouting plan of `order` from `start`, with `first` nudged, kept in `longest` if it
+/// lasts longer: on every other try, the plan `longest` but its last 50 to 250 units taken up
+/// again with the beam spread over the units to its end and 200 more; otherwise a whole new
+/// plan.
 #[allow(clippy::too_many_arguments)]
-fn scout_plan(
+fn scout_longer(
     setup: &Setup,
     start: &Board,
     order: &[u32],
     first: &Weights,
-    longest: &[Pos],
-    tries: u32,
+    longest: &mut Vec<Pos>,
+    scouting: Scouting,
     deadline: &Deadline,
     rng: &mut Rng,
-) -> Vec<Pos> {
+) {
     let weights = first.nudged(rng);
-    let prefix = if tries.is_multiple_of(2) {
+    let prefix = if scouting.tries.is_multiple_of(2) {
         let back = BACKOFF / 2 + rng.range(0..2 * BACKOFF);
         &longest[..longest.len().saturating_sub(back)]
     } else {
@@ -332,7 +331,19 @@ fn scout_plan(
     } else {
         (longest.len() + 2 * BACKOFF).min(order.len())
     };
-    plan(setup, start, order, &weights, deadline, horizon, prefix)
+    let other = plan(setup, start, order, &weights, deadline, horizon, prefix);
+    trace(scouting.variant, || {
+        format!(
+            "{} {}: {} units (longest {})",
+            scouting.label,
+            scouting.tries,
+            other.len(),
+            longest.len()
+        )
+    });
+    if other.len() > longest.len() {
+        *longest = other;
+    }
 }
 
 /// Writes `line` on stderr, prefixed by the search's variant, where `PODIUM_ICFP2015_TRACE` is

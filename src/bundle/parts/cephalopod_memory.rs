@@ -50,38 +50,33 @@ pub fn arena() -> Arena {
     }
 }
 
-/// Asks Linux to back `len` bytes from `start` (whole 2 MiB pages of ours) with huge pages, as
-/// the crate's arena does: a hint that saves TLB misses in the big layers. libc is no crate
-/// here, but std links it anyway.
+/// Gives Linux `advice` (`madvise`) on `len` bytes from `start`, whole 2 MiB pages of ours, as
+/// the crate's arena does. libc is no crate here, but std links it anyway.
 #[cfg(target_os = "linux")]
+fn advise(start: *mut u8, len: usize, advice: std::os::raw::c_int) {
+    use std::os::raw::{c_int, c_void};
+    extern "C" {
+        fn madvise(addr: *mut c_void, len: usize, advice: c_int) -> c_int;
+    }
+    // SAFETY: the range is page aligned and inside our own block; the page-size hints change
+    // neither contents nor access rights, and a failure (an old kernel) changes nothing.
+    unsafe { madvise(start.cast(), len, advice) };
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise(_start: *mut u8, _len: usize, _advice: std::os::raw::c_int) {}
+
+/// Huge pages for `len` bytes at `start`: a hint that saves TLB misses in the big layers.
 fn advise_huge_pages(start: *mut u8, len: usize) {
-    use std::os::raw::{c_int, c_void};
-    extern "C" {
-        fn madvise(addr: *mut c_void, len: usize, advice: c_int) -> c_int;
-    }
-    const MADV_HUGEPAGE: c_int = 14;
-    // SAFETY: the range is page aligned and inside our own block; MADV_HUGEPAGE changes neither
-    // contents nor access rights, and a failure (an old kernel) just leaves small pages.
-    unsafe { madvise(start.cast(), len, MADV_HUGEPAGE) };
+    const MADV_HUGEPAGE: std::os::raw::c_int = 14;
+    advise(start, len, MADV_HUGEPAGE);
 }
 
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_start: *mut u8, _len: usize) {}
-
-/// Withdraws the huge-page hint from `len` bytes at `start`, as the crate's arena does.
-#[cfg(target_os = "linux")]
+/// Withdraws the huge-page hint from `len` bytes at `start`.
 fn advise_small_pages(start: *mut u8, len: usize) {
-    use std::os::raw::{c_int, c_void};
-    extern "C" {
-        fn madvise(addr: *mut c_void, len: usize, advice: c_int) -> c_int;
-    }
-    const MADV_NOHUGEPAGE: c_int = 15;
-    // SAFETY: as in `advise_huge_pages`: our own page-aligned range, contents unchanged.
-    unsafe { madvise(start.cast(), len, MADV_NOHUGEPAGE) };
+    const MADV_NOHUGEPAGE: std::os::raw::c_int = 15;
+    advise(start, len, MADV_NOHUGEPAGE);
 }
-
-#[cfg(not(target_os = "linux"))]
-fn advise_small_pages(_start: *mut u8, _len: usize) {}
 
 /// Cases whose depth is at most this have small layers, as in the crate.
 pub const SMALL_CASE_DEPTH: u32 = 8;

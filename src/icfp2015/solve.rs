@@ -198,24 +198,19 @@ fn solve_planned(
         locks = plan_game(setup, start, &order, &weights, beam_time, &[]);
         trace(variant, || format!("full plan {} units", locks.len()));
     }
-    let first = weights;
-    let mut tries = 0;
+    let mut scout = Scout {
+        first: weights,
+        tries: 0,
+        variant,
+    };
     while locks.len() < order.len() {
         let left = scouting_left(locks.len());
         // `<=`: with no time at all (`-t 0`) both sides are zero, and no plan is tried.
         if left <= beam_time.mul_f64(0.1) {
             break;
         }
-        tries += 1;
-        let scout = Deadline::after(beam_time.min(left));
-        let scouted = Scouting {
-            tries,
-            variant,
-            label: "scout",
-        };
-        scout_longer(
-            setup, start, &order, &first, &mut locks, scouted, &scout, &mut rng,
-        );
+        let time = beam_time.min(left);
+        scout.longer(setup, start, &order, &mut locks, time, &mut rng, "scout");
     }
     trace(variant, || {
         format!(
@@ -246,15 +241,15 @@ fn solve_planned(
             if locks.len() == order.len() || left <= beam_time.mul_f64(0.1) {
                 break;
             }
-            tries += 1;
-            let scout = Deadline::after(beam_time.min(left));
-            let scouted = Scouting {
-                tries,
-                variant,
-                label: "late scout",
-            };
-            scout_longer(
-                setup, &start, &order, &first, &mut locks, scouted, &scout, &mut rng,
+            let time = beam_time.min(left);
+            scout.longer(
+                setup,
+                &start,
+                &order,
+                &mut locks,
+                time,
+                &mut rng,
+                "late scout",
             );
         }
         if locks.len() > routed {
@@ -296,53 +291,56 @@ fn solve_planned(
     best
 }
 
-/// Which scouting plan of a game this is, for the plan and its trace line.
-#[derive(Clone, Copy)]
-struct Scouting {
+/// The scouting plans of a game: the weights they nudge, how many were tried, and the
+/// search's variant for their trace lines.
+struct Scout {
+    first: Weights,
     tries: u32,
     variant: u32,
-    label: &'static str,
 }
 
-/// One scouting plan of `order` from `start`, with `first` nudged, kept in `longest` if it
-/// lasts longer: on every other try, the plan `longest` but its last 50 to 250 units taken up
-/// again with the beam spread over the units to its end and 200 more; otherwise a whole new
-/// plan.
-#[allow(clippy::too_many_arguments)]
-fn scout_longer(
-    setup: &Setup,
-    start: &Board,
-    order: &[u32],
-    first: &Weights,
-    longest: &mut Vec<Pos>,
-    scouting: Scouting,
-    deadline: &Deadline,
-    rng: &mut Rng,
-) {
-    let weights = first.nudged(rng);
-    let prefix = if scouting.tries.is_multiple_of(2) {
-        let back = BACKOFF / 2 + rng.range(0..2 * BACKOFF);
-        &longest[..longest.len().saturating_sub(back)]
-    } else {
-        &[]
-    };
-    let horizon = if prefix.is_empty() {
-        order.len()
-    } else {
-        (longest.len() + 2 * BACKOFF).min(order.len())
-    };
-    let other = plan(setup, start, order, &weights, deadline, horizon, prefix);
-    trace(scouting.variant, || {
-        format!(
-            "{} {}: {} units (longest {})",
-            scouting.label,
-            scouting.tries,
-            other.len(),
-            longest.len()
-        )
-    });
-    if other.len() > longest.len() {
-        *longest = other;
+impl Scout {
+    /// One more scouting plan of `order` from `start` within `time`, with the first weights
+    /// nudged, kept in `longest` if it lasts longer: on every other try, the plan `longest` but
+    /// its last 50 to 250 units taken up again with the beam spread over the units to its end
+    /// and 200 more; otherwise a whole new plan. `label` names the phase in the trace.
+    #[allow(clippy::too_many_arguments)]
+    fn longer(
+        &mut self,
+        setup: &Setup,
+        start: &Board,
+        order: &[u32],
+        longest: &mut Vec<Pos>,
+        time: Duration,
+        rng: &mut Rng,
+        label: &str,
+    ) {
+        self.tries += 1;
+        let weights = self.first.nudged(rng);
+        let prefix = if self.tries.is_multiple_of(2) {
+            let back = BACKOFF / 2 + rng.range(0..2 * BACKOFF);
+            &longest[..longest.len().saturating_sub(back)]
+        } else {
+            &[]
+        };
+        let horizon = if prefix.is_empty() {
+            order.len()
+        } else {
+            (longest.len() + 2 * BACKOFF).min(order.len())
+        };
+        let deadline = Deadline::after(time);
+        let other = plan(setup, start, order, &weights, &deadline, horizon, prefix);
+        trace(self.variant, || {
+            format!(
+                "{label} {}: {} units (longest {})",
+                self.tries,
+                other.len(),
+                longest.len()
+            )
+        });
+        if other.len() > longest.len() {
+            *longest = other;
+        }
     }
 }
 

@@ -203,8 +203,12 @@ fn merge<K: LaneOps>(
         }
         if (*slot >> 24) as u8 != generation {
             *slot = wanted << 24 | *len as u64;
-            next.states[*len] = key;
-            K::store(&mut next.counts[*len], ways);
+            // SAFETY: a layer holds distinct canonical non-full states, at most
+            // MAX_LAYER_STATES of them, and `Engine::new` asserts both buffers hold that many.
+            unsafe {
+                *next.states.get_unchecked_mut(*len) = key;
+                K::store(next.counts.get_unchecked_mut(*len), ways);
+            }
             *len += 1;
             if 2 * *len > mask + 1 {
                 next.table.grow(&next.states[..*len]);
@@ -314,7 +318,9 @@ impl<'a> Engine<'a> {
                 layer.children = last_layer::<K>(&cur[..len], &cur_counts[..len], &mut acc);
                 len = 0;
             } else {
-                self.table.begin(len);
+                // Room for twice this layer: the next is up to ~1.8x as wide, and at most a
+                // quarter-full table probes less (cg11: 43.2 -> 41.6 M instructions).
+                self.table.begin(2 * len);
                 let mut next = NextLayer {
                     states: next,
                     counts: next_counts,

@@ -44,7 +44,7 @@ pub fn prefault_for(buffers: &mut Buffers, states: usize) {
     for layer in &mut buffers.counts {
         prefault(&mut layer[..states]);
     }
-    let slots = (2 * states).next_power_of_two().min(TABLE_SLOTS);
+    let slots = (4 * states).next_power_of_two().min(TABLE_SLOTS);
     prefault(&mut buffers.slots[..slots]);
 }
 

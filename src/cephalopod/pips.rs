@@ -28,11 +28,11 @@ use super::engine::ANSWER_MASK;
 use super::memory;
 use super::tables::{Lanes, EMPTY_SHIFT, MOVE_BASE, MOVE_HASH_SUM, MOVE_IMAGE, MOVE_SPAN};
 
-/// An edge is one u32: the child's node index (bits 0..27), the symmetry from the parent's
-/// frame to the child's (27..30), and whether the child is in the parent's level (bit 31).
+/// An edge is one u32: the child's node index (bits 0..27) and the symmetry from the parent's
+/// frame to the child's (27..30). Edges to the parent's own level (captures) and to the next
+/// (placements) are kept apart, so the push needs no per-edge choice of level.
 const EDGE_INDEX_MASK: u32 = (1 << 27) - 1;
 const EDGE_SYMMETRY_SHIFT: u32 = 27;
-const EDGE_SAME_LEVEL: u32 = 1 << 31;
 /// At most 9 empty cells with at most 11 captures each (every subset of 2+ of 4 neighbours).
 const MAX_MOVES: usize = 99;
 
@@ -82,9 +82,25 @@ impl Index {
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     state: u32,
-    lo: u16,
-    hi: u16,
+    /// `lo..=hi` as `Range::pack`s it.
+    range: u32,
     base: u32,
+}
+
+/// A depth range `lo..=hi` packed as lo (bits 0..16) and !hi (16..32), so that widening one range
+/// by another is the unsigned minimum of each half (`LaneOps::min_halves`, one `pminuw`).
+struct Range;
+
+impl Range {
+    #[inline(always)]
+    fn pack(lo: u16, hi: u16) -> u32 {
+        u32::from(lo) | u32::from(!hi) << 16
+    }
+
+    #[inline(always)]
+    fn unpack(range: u32) -> (u16, u16) {
+        (range as u16, !((range >> 16) as u16))
+    }
 }
 
 /// A board as the discover walk met it, in walk order: what the push pass needs.
@@ -95,8 +111,10 @@ struct Walked {
     hi: u16,
     /// Its counts: `counts[offset..offset + hi - lo + 1]`.
     offset: u32,
-    /// Its edges end here (and start where the previous board's end).
+    /// Its edges to the next level end here (and start where the previous board's end).
     edge_end: u32,
+    /// Its edges to its own level likewise.
+    same_end: u32,
     /// Its terminal child in its own frame (one empty cell, no capture), or 0.
     terminal: u32,
 }
@@ -111,7 +129,10 @@ struct Level {
     walk: Vec<Walked>,
     /// One `Lanes` per depth of each board's range, board after board in walk order.
     counts: Vec<Lanes>,
+    /// Edges to the next level, board after board in walk order.
     edges: Vec<u32>,
+    /// Edges to this level (captures) likewise.
+    same_edges: Vec<u32>,
 }
 
 /// Empties `v` with room for `n` elements: a fresh allocation when it must grow (so nothing is
@@ -132,6 +153,7 @@ struct Expected {
     nodes: usize,
     rows: usize,
     edges: usize,
+    same_edges: usize,
 }
 
 impl Expected {
@@ -143,6 +165,7 @@ impl Expected {
             nodes,
             rows: nodes * (done.counts.len() / walked + 1),
             edges: nodes * (done.edges.len() / walked + 1),
+            same_edges: nodes * (done.same_edges.len() / walked + 1),
         }
     }
 }
@@ -155,15 +178,16 @@ impl Level {
         clear_for(&mut self.walk, expected.nodes);
         clear_for(&mut self.counts, expected.rows);
         clear_for(&mut self.edges, expected.edges);
+        clear_for(&mut self.same_edges, expected.same_edges);
     }
 
     fn is_empty(&self) -> bool {
         self.nodes.is_empty()
     }
 
-    /// Adds `key` reachable over `lo..=hi`, or widens its range; its node index.
+    /// Adds `key` reachable over `range` (packed), or widens its range; its node index.
     #[inline(always)]
-    fn reach(&mut self, key: u32, lo: u16, hi: u16) -> u32 {
+    fn reach<K: LaneOps>(&mut self, key: u32, range: u32) -> u32 {
         let generation = self.index.generation;
         let wanted = u64::from(key) << 8 | generation;
         let mut h = (key.wrapping_mul(0x9e37_79b1) >> self.index.shift) as usize;
@@ -176,26 +200,24 @@ impl Level {
                 // SAFETY: an index in a slot of this generation was a node's when inserted, and
                 // nodes are only cleared with a new generation.
                 let node = unsafe { self.nodes.get_unchecked_mut(i as usize) };
-                node.lo = node.lo.min(lo);
-                node.hi = node.hi.max(hi);
+                node.range = K::min_halves(node.range, range);
                 return i;
             }
             if (slot >> 24) as u8 as u64 != generation {
-                return self.insert(h, wanted, key, lo, hi);
+                return self.insert(h, wanted, key, range);
             }
             h = (h + 1) & self.index.mask;
         }
     }
 
     #[inline(always)]
-    fn insert(&mut self, h: usize, wanted: u64, key: u32, lo: u16, hi: u16) -> u32 {
+    fn insert(&mut self, h: usize, wanted: u64, key: u32, range: u32) -> u32 {
         let i = self.nodes.len();
         assert!(i <= SLOT_INDEX_MASK as usize, "a pip level of 2^24 boards");
         self.index.slots[h] = wanted << 24 | i as u64;
         self.nodes.push(Node {
             state: key,
-            lo,
-            hi,
+            range,
             base: 0,
         });
         self.by_empty[(key >> EMPTY_SHIFT) as usize].push(i as u32);
@@ -316,16 +338,18 @@ impl Seeds {
     }
 
     /// Puts level `p`'s boards into `level` (just cleared), reachable at the start's depth.
-    fn reach(&self, start: &Start, p: usize, level: &mut Level) {
+    fn reach<K: LaneOps>(&self, start: &Start, p: usize, level: &mut Level) {
+        let range = Range::pack(start.depth, start.depth);
         for &i in self.at(p) {
-            level.reach(start.states[i as usize], start.depth, start.depth);
+            level.reach::<K>(start.states[i as usize], range);
         }
     }
 
     /// Adds level `p`'s counts to their rows in `level` (laid out by its discover walk).
     fn add_counts<K: LaneOps>(&self, start: &Start, p: usize, level: &mut Level) {
+        let range = Range::pack(start.depth, start.depth);
         for &i in self.at(p) {
-            let node = level.reach(start.states[i as usize], start.depth, start.depth);
+            let node = level.reach::<K>(start.states[i as usize], range);
             let row = level.nodes[node as usize]
                 .base
                 .wrapping_add(u32::from(start.depth));
@@ -393,8 +417,8 @@ impl PipEngine {
         let last = (depth - 1).min(u32::from(u16::MAX) - 1) as u16;
         self.levels[0].clear(Expected::default());
         self.levels[1].clear(Expected::default());
-        seeds.reach(&start, 0, &mut self.levels[0]);
-        seeds.reach(&start, 1, &mut self.levels[1]);
+        seeds.reach::<K>(&start, 0, &mut self.levels[0]);
+        seeds.reach::<K>(&start, 1, &mut self.levels[1]);
         let mut p = 0;
         loop {
             let [pushing, current, next] = self.levels_at(p);
@@ -407,7 +431,7 @@ impl PipEngine {
             let stats = &mut self.stats;
             stats.levels += 1;
             stats.boards += current.nodes.len();
-            stats.edges += current.edges.len();
+            stats.edges += current.edges.len() + current.same_edges.len();
             stats.rows += current.counts.len();
             stats.widest = stats.widest.max(current.nodes.len());
             let [_, current, next] = self.levels_at(p);
@@ -418,7 +442,7 @@ impl PipEngine {
             let expected = Expected::after(current, next);
             let after_next = &mut self.levels[(p + 2) % 3];
             after_next.clear(expected);
-            seeds.reach(&start, p + 2, after_next);
+            seeds.reach::<K>(&start, p + 2, after_next);
             p += 1;
         }
         K::sum(acc) & ANSWER_MASK
@@ -448,6 +472,60 @@ pub fn run(engine: &mut PipEngine, kernel: Kernel, board: &Board, depth: u32) ->
         return unsafe { run_avx2(engine, board, depth) };
     }
     engine.run::<Portable>(board, depth)
+}
+
+/// The answer after `depth` turns from `start`, `acc` holding the hashes of the games that
+/// ended before it (see `PipEngine::run_from`), with `kernel`'s lane operations.
+pub(crate) fn run_from(
+    engine: &mut PipEngine,
+    kernel: Kernel,
+    start: Start,
+    depth: u32,
+    acc: Lanes,
+) -> u32 {
+    let run = PipsFromRun {
+        engine,
+        start,
+        depth,
+        acc,
+    };
+    #[cfg(target_arch = "x86_64")]
+    if kernel == Kernel::Avx512 && super::arch::x86_64::avx512::detected() {
+        // SAFETY: the kernel's features were detected on this CPU just above.
+        return unsafe { super::arch::x86_64::avx512::run(run) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if kernel != Kernel::Portable && select(KernelChoice::Avx2).is_ok() {
+        // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
+        return unsafe { run_from_avx2(run) };
+    }
+    run.run::<Portable>()
+}
+
+/// `PipEngine::run_from`'s arguments, for a kernel's entry point.
+struct PipsFromRun<'e, 's> {
+    engine: &'e mut PipEngine,
+    start: Start<'s>,
+    depth: u32,
+    acc: Lanes,
+}
+
+impl KernelRun for PipsFromRun<'_, '_> {
+    #[inline(always)]
+    fn run<K: LaneOps>(self) -> u32 {
+        let acc = K::load(&self.acc);
+        self.engine.run_from::<K>(self.start, self.depth, acc)
+    }
+}
+
+/// `PipEngine::run_from` compiled for AVX2, BMI1 and BMI2.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1 and BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+unsafe fn run_from_avx2(run: PipsFromRun) -> u32 {
+    run.run::<super::arch::x86_64::avx2::Avx2>()
 }
 
 /// `PipEngine::run`'s arguments, for a kernel's entry point.
@@ -488,8 +566,9 @@ fn discover<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16) {
             k += 1;
             let node = &mut level.nodes[i];
             let Node {
-                state: s, lo, hi, ..
+                state: s, range, ..
             } = *node;
+            let (lo, hi) = Range::unpack(range);
             // The range is final (every parent has been walked): lay out the row.
             let offset = level.counts.len();
             let rows = usize::from(hi - lo) + 1;
@@ -517,11 +596,12 @@ fn discover<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16) {
             }
             let mut terminal = 0;
             if lo < last {
-                let (child_lo, child_hi) = (lo + 1, hi.min(last - 1) + 1);
+                let child_range = Range::pack(lo + 1, hi.min(last - 1) + 1);
                 level.edges.reserve(MAX_MOVES);
-                let mut len = level.edges.len();
+                level.same_edges.reserve(MAX_MOVES);
+                let (mut len, mut same_len) = (level.edges.len(), level.same_edges.len());
                 // `reach` touches the index, nodes and buckets only, never the edges.
-                let out = level.edges.as_mut_ptr();
+                let (out, same_out) = (level.edges.as_mut_ptr(), level.same_edges.as_mut_ptr());
                 let images = K::images(s);
                 let mut empty = K::empty_slots(s);
                 while empty != 0 {
@@ -531,36 +611,34 @@ fn discover<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16) {
                     // One entry's moves are all captures, or one placement without capture.
                     let first = K::add(images, K::load(&moves[0]));
                     let child_empty = K::first(first) >> EMPTY_SHIFT;
-                    let edge = if child_empty as usize > empty_cells {
-                        for delta in &moves[1..] {
+                    if child_empty as usize > empty_cells {
+                        for delta in moves {
                             let (key, symmetry) = K::smallest(K::add(images, K::load(delta)));
-                            let child = level.reach(key, child_lo, child_hi);
+                            let child = level.reach::<K>(key, child_range);
                             // SAFETY: a board has at most MAX_MOVES moves, reserved above
-                            // (`len` counts this board's from the reserved length on).
+                            // (`same_len` counts this board's from the reserved length on).
                             unsafe {
-                                *out.add(len) =
-                                    EDGE_SAME_LEVEL | symmetry << EDGE_SYMMETRY_SHIFT | child;
-                            }
-                            len += 1;
+                                *same_out.add(same_len) = symmetry << EDGE_SYMMETRY_SHIFT | child
+                            };
+                            same_len += 1;
                         }
-                        let (key, symmetry) = K::smallest(first);
-                        EDGE_SAME_LEVEL
-                            | symmetry << EDGE_SYMMETRY_SHIFT
-                            | level.reach(key, child_lo, child_hi)
                     } else if child_empty == 0 {
                         // The last empty cell filled without capture: the game ends there.
                         terminal = K::first(first);
-                        continue;
                     } else {
                         let (key, symmetry) = K::smallest(first);
-                        symmetry << EDGE_SYMMETRY_SHIFT | next.reach(key, child_lo, child_hi)
-                    };
-                    // SAFETY: as above.
-                    unsafe { *out.add(len) = edge };
-                    len += 1;
+                        let child = next.reach::<K>(key, child_range);
+                        // SAFETY: as above, for `len`.
+                        unsafe { *out.add(len) = symmetry << EDGE_SYMMETRY_SHIFT | child };
+                        len += 1;
+                    }
                 }
-                // SAFETY: every edge below `len` was written above, inside the reservation.
-                unsafe { level.edges.set_len(len) };
+                // SAFETY: every edge below `len` and `same_len` was written above, inside the
+                // reservations.
+                unsafe {
+                    level.edges.set_len(len);
+                    level.same_edges.set_len(same_len);
+                }
             }
             level.walk.push(Walked {
                 state: s,
@@ -568,6 +646,7 @@ fn discover<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16) {
                 hi,
                 offset: offset as u32,
                 edge_end: level.edges.len() as u32,
+                same_end: level.same_edges.len() as u32,
                 terminal,
             });
         }
@@ -583,8 +662,8 @@ fn push<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16, acc: &mut K:
     // Every count and node is read and written through these pointers only, from here on.
     let same = (level.nodes.as_ptr(), level.counts.as_mut_ptr());
     let later = (next.nodes.as_ptr(), next.counts.as_mut_ptr());
-    let edges = &level.edges;
-    let mut e = 0;
+    let (edges, same_edges) = (&level.edges, &level.same_edges);
+    let (mut e, mut e_same) = (0, 0);
     for w in &level.walk {
         let Walked {
             state,
@@ -592,6 +671,7 @@ fn push<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16, acc: &mut K:
             hi,
             offset,
             edge_end,
+            same_end,
             terminal,
         } = *w;
         assert!(
@@ -617,48 +697,56 @@ fn push<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16, acc: &mut K:
             *acc = K::add(*acc, K::mul(ways, K::hash_lanes(terminal)));
         }
         let at = u32::from(lo) + 1;
-        let end = edge_end as usize;
-        let targets = &edges[e..end];
-        e = end;
+        let targets = &edges[e..edge_end as usize];
+        let same_targets = &same_edges[e_same..same_end as usize];
+        e = edge_end as usize;
+        e_same = same_end as usize;
+        // SAFETY: for both calls, `parent` holds `span` rows (asserted); every edge's index is a
+        // node of the level it was recorded for, whose range took in lo + 1..=lo + span when the
+        // edge was found, inside that level's counts; a capture's child is another board than
+        // the parent, so its rows are not the parent's.
+        unsafe {
+            add_along::<K>(targets, later, parent, at, span);
+            add_along::<K>(same_targets, same, parent, at, span);
+        }
+    }
+}
+
+/// Adds the parent's `span` rows (depths `at - 1..`), permuted into each child's frame, to
+/// the child's rows from depth `at` on, for every edge of `targets`.
+///
+/// # Safety
+/// Every edge's node index lies in `level.0`, that node's rows for depths `at..at + span` lie
+/// in `level.1`, and `parent` points at `span` rows disjoint from them.
+#[inline(always)]
+unsafe fn add_along<K: LaneOps>(
+    targets: &[u32],
+    level: (*const Node, *mut Lanes),
+    parent: *const Lanes,
+    at: u32,
+    span: usize,
+) {
+    // SAFETY: the caller's contract covers every pointer below.
+    unsafe {
+        let (nodes, counts) = level;
         if span == 1 {
-            // SAFETY: as above.
-            let ways = K::load(unsafe { &*parent });
+            let ways = K::load(&*parent);
             for &edge in targets {
-                let (nodes, counts) = if edge & EDGE_SAME_LEVEL != 0 {
-                    same
-                } else {
-                    later
-                };
-                let symmetry = edge >> EDGE_SYMMETRY_SHIFT & 7;
-                // SAFETY: the edge's index is a node of the level its flag names; its row
-                // holds depth lo + 1 (its range took in [lo + 1, ..] when the edge was found),
-                // inside its level's counts; a capture's child is another board than the
-                // parent, so the row is not the parent's.
-                unsafe {
-                    let child = *nodes.add((edge & EDGE_INDEX_MASK) as usize);
-                    let slot = &mut *counts.add(child.base.wrapping_add(at) as usize);
-                    K::store(slot, K::add(K::load(slot), K::permute(ways, symmetry)));
-                }
+                let child = *nodes.add((edge & EDGE_INDEX_MASK) as usize);
+                let slot = &mut *counts.add(child.base.wrapping_add(at) as usize);
+                let symmetry = edge >> EDGE_SYMMETRY_SHIFT;
+                K::store(slot, K::add(K::load(slot), K::permute(ways, symmetry)));
             }
-            continue;
+            return;
         }
         for &edge in targets {
-            let (nodes, counts) = if edge & EDGE_SAME_LEVEL != 0 {
-                same
-            } else {
-                later
-            };
-            let symmetry = edge >> EDGE_SYMMETRY_SHIFT & 7;
-            // SAFETY: as above, for the `span` depths lo + 1..=lo + span, which the child's
-            // range took in when the edge was found.
-            unsafe {
-                let child = *nodes.add((edge & EDGE_INDEX_MASK) as usize);
-                let row = counts.add(child.base.wrapping_add(at) as usize);
-                for d in 0..span {
-                    let ways = K::permute(K::load(&*parent.add(d)), symmetry);
-                    let slot = &mut *row.add(d);
-                    K::store(slot, K::add(K::load(slot), ways));
-                }
+            let child = *nodes.add((edge & EDGE_INDEX_MASK) as usize);
+            let row = counts.add(child.base.wrapping_add(at) as usize);
+            let symmetry = edge >> EDGE_SYMMETRY_SHIFT;
+            for d in 0..span {
+                let ways = K::permute(K::load(&*parent.add(d)), symmetry);
+                let slot = &mut *row.add(d);
+                K::store(slot, K::add(K::load(slot), ways));
             }
         }
     }

@@ -36,6 +36,14 @@ pub(crate) trait LaneOps {
     /// The hash of the board each lane stands for (lane t: the state mapped back by t).
     fn hash_lanes(state: u32) -> Self::V;
 
+    /// The unsigned minimum of each 16-bit half of `a` and `b`.
+    #[inline(always)]
+    fn min_halves(a: u32, b: u32) -> u32 {
+        let low = (a as u16).min(b as u16);
+        let high = ((a >> 16) as u16).min((b >> 16) as u16);
+        u32::from(low) | u32::from(high) << 16
+    }
+
     /// Bit k set for every empty slot k.
     #[inline(always)]
     fn empty_slots(state: u32) -> u32 {

@@ -103,6 +103,14 @@ impl LaneOps for Avx2 {
         unsafe { _pext_u32(state, NEIGHBOUR_MASK[slot]) as usize }
     }
     #[inline(always)]
+    fn min_halves(a: u32, b: u32) -> u32 {
+        // SAFETY: see the impl comment (SSE4.1's `pminuw` comes with AVX2).
+        unsafe {
+            let m = _mm_min_epu16(_mm_cvtsi32_si128(a as i32), _mm_cvtsi32_si128(b as i32));
+            _mm_cvtsi128_si32(m) as u32
+        }
+    }
+    #[inline(always)]
     fn hash_lanes(state: u32) -> __m256i {
         let a = Self::load(&HASH_SLICE[0][(state & 511) as usize]);
         let b = Self::load(&HASH_SLICE[1][(state >> 9 & 511) as usize]);

@@ -94,6 +94,10 @@ impl LaneOps for Avx512 {
         Avx2::neighbour_index(state, slot)
     }
     #[inline(always)]
+    fn min_halves(a: u32, b: u32) -> u32 {
+        Avx2::min_halves(a, b)
+    }
+    #[inline(always)]
     fn hash_lanes(state: u32) -> __m256i {
         Avx2::hash_lanes(state)
     }

@@ -4,9 +4,9 @@
 // Data layout (all buffers allocated once at their worst-case size by the caller):
 //   layer  = parallel arrays `states[i]` (u32 canonical state) and `counts[i]` (Lanes): lane t
 //            counts the paths to the board that symmetry t maps onto the state;
-//   table  = power-of-two slots of u64: key (bits 32..64) | generation (24..32) | layer index
-//            (0..24); a slot whose generation is not the current one is empty, so the table is
-//            never cleared between layers (only on the 256th generation);
+//   table  = power-of-two slots of u64: key (bits 32..64) | layer index (0..24), 0 = empty
+//            (no state is 0: a non-full board has empty cells); the slots a layer uses are
+//            zeroed when it begins (cheaper per child than a generation stamp per slot);
 //   moves  = per (empty slot, neighbour values) a span of moves, each stored as the 8 deltas it
 //            adds to its parent's 8 images (a move changes whole fields, a symmetry permutes
 //            them), so canonicalising a child is one add and a lane min.
@@ -53,9 +53,6 @@ struct StateTable<'a> {
     mask: usize,
     /// 32 - log2(capacity).
     shift: u32,
-    generation: u64,
-    /// Slots ever written since the last full clear.
-    extent: usize,
 }
 
 /// Multiplicative (Fibonacci) hashing: the top bits of key x 2^32/phi pick the slot.
@@ -69,36 +66,34 @@ impl StateTable<'_> {
         self.mask + 1
     }
 
-    /// Empties the table (by starting a new generation) with room for `expected` states.
+    /// Empties the table with room for `expected` states.
     fn begin(&mut self, expected: usize) {
         let capacity = (2 * expected)
             .next_power_of_two()
             .clamp(1024, self.slots.len());
-        self.generation += 1;
-        if self.generation == 256 {
-            self.slots[..self.extent].fill(0);
-            self.generation = 1;
-            self.extent = 0;
+        // A zero the compiler cannot see, so the loop stays stores (a `memset` call's
+        // `rep stosb` counts per byte in callgrind) and vectorises.
+        let zero = std::hint::black_box(0u64);
+        for slot in &mut self.slots[..capacity] {
+            *slot = zero;
         }
         self.mask = capacity - 1;
         self.shift = 32 - capacity.trailing_zeros();
-        self.extent = self.extent.max(capacity);
     }
 
     /// The layer index of `key`, inserting it as `fresh` if absent; true when inserted.
     #[inline(always)]
     fn find_or_insert(&mut self, key: u32, fresh: usize) -> (usize, bool) {
-        let wanted = (key as u64) << 8 | self.generation;
         let mut h = slot_of(key, self.shift);
         loop {
             // SAFETY: `h` is masked by `mask`, and `begin` keeps `mask` below `slots.len()`.
             let slot = unsafe { *self.slots.get_unchecked(h) };
-            if slot >> 24 == wanted {
+            if (slot >> 32) as u32 == key {
                 return ((slot & INDEX_MASK) as usize, false);
             }
-            if (slot >> 24) as u8 as u64 != self.generation {
+            if slot == 0 {
                 // SAFETY: as above.
-                unsafe { *self.slots.get_unchecked_mut(h) = wanted << 24 | fresh as u64 };
+                unsafe { *self.slots.get_unchecked_mut(h) = (key as u64) << 32 | fresh as u64 };
                 return (fresh, true);
             }
             h = (h + 1) & self.mask;
@@ -143,7 +138,6 @@ struct Probe {
     slots: *mut u64,
     mask: usize,
     shift: u32,
-    generation: u8,
 }
 
 impl Probe {
@@ -152,7 +146,6 @@ impl Probe {
             slots: table.slots.as_mut_ptr(),
             mask: table.mask,
             shift: table.shift,
-            generation: table.generation as u8,
         }
     }
 }
@@ -180,19 +173,13 @@ fn merge<K: LaneOps>(
     key: u32,
     ways: K::V,
 ) {
-    let Probe {
-        slots,
-        mask,
-        shift,
-        generation,
-    } = *probe;
-    let wanted = (key as u64) << 8 | generation as u64;
+    let Probe { slots, mask, shift } = *probe;
     let mut h = slot_of(key, shift);
     loop {
         // SAFETY: `h` is below the capacity (`slot_of`, then masked), within `slots`; the
         // table is not touched through any other path while this layer is built.
         let slot = unsafe { &mut *slots.add(h) };
-        if *slot >> 24 == wanted {
+        if (*slot >> 32) as u32 == key {
             let index = (*slot & INDEX_MASK) as usize;
             // SAFETY: an index found in the table was inserted earlier in this layer, so it is
             // below `len`, which the checked store below kept within the buffer.
@@ -201,8 +188,8 @@ fn merge<K: LaneOps>(
             K::store(counts, merged);
             return;
         }
-        if (*slot >> 24) as u8 != generation {
-            *slot = wanted << 24 | *len as u64;
+        if *slot == 0 {
+            *slot = (key as u64) << 32 | *len as u64;
             // SAFETY: a layer holds distinct canonical non-full states, at most
             // MAX_LAYER_STATES of them, and `Engine::new` asserts both buffers hold that many.
             unsafe {
@@ -238,8 +225,6 @@ impl<'a> Engine<'a> {
                 slots: buffers.slots,
                 mask: 0,
                 shift: 32,
-                generation: 0,
-                extent: 0,
             },
         }
     }

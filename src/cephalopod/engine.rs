@@ -4,9 +4,10 @@
 // Data layout (all buffers allocated once at their worst-case size by the caller):
 //   layer  = parallel arrays `states[i]` (u32 canonical state) and `counts[i]` (Lanes): lane t
 //            counts the paths to the board that symmetry t maps onto the state;
-//   table  = power-of-two slots of u64: key (bits 32..64) | layer index (0..24), 0 = empty
-//            (no state is 0: a non-full board has empty cells); the slots a layer uses are
-//            zeroed when it begins (cheaper per child than a generation stamp per slot);
+//   table  = power-of-two slots of u64: layer index (bits 32..64) | key (0..32), 0 = empty
+//            (no state is 0: a non-full board has empty cells), so a probe compares the low
+//            half as it is; the slots a layer uses are zeroed when it begins (cheaper per
+//            child than a generation stamp per slot);
 //   moves  = per (empty slot, neighbour values) a span of moves, each stored as the 8 deltas it
 //            adds to its parent's 8 images (a move changes whole fields, a symmetry permutes
 //            them), so canonicalising a child is one add and a lane min.
@@ -27,7 +28,6 @@ pub const ANSWER_MASK: u32 = (1 << 30) - 1;
 pub const PREFAULT_STATES: usize = 160_000;
 /// Slots: a power of two at least twice the largest possible layer.
 pub const TABLE_SLOTS: usize = (2 * MAX_LAYER_STATES).next_power_of_two();
-const INDEX_MASK: u64 = 0xff_ffff;
 
 /// The memory the engine works in; every slice at its full size (see the consts above).
 pub struct Buffers<'a> {
@@ -88,12 +88,12 @@ impl StateTable<'_> {
         loop {
             // SAFETY: `h` is masked by `mask`, and `begin` keeps `mask` below `slots.len()`.
             let slot = unsafe { *self.slots.get_unchecked(h) };
-            if (slot >> 32) as u32 == key {
-                return ((slot & INDEX_MASK) as usize, false);
+            if slot as u32 == key {
+                return ((slot >> 32) as usize, false);
             }
             if slot == 0 {
                 // SAFETY: as above.
-                unsafe { *self.slots.get_unchecked_mut(h) = (key as u64) << 32 | fresh as u64 };
+                unsafe { *self.slots.get_unchecked_mut(h) = (fresh as u64) << 32 | key as u64 };
                 return (fresh, true);
             }
             h = (h + 1) & self.mask;
@@ -179,8 +179,8 @@ fn merge<K: LaneOps>(
         // SAFETY: `h` is below the capacity (`slot_of`, then masked), within `slots`; the
         // table is not touched through any other path while this layer is built.
         let slot = unsafe { &mut *slots.add(h) };
-        if (*slot >> 32) as u32 == key {
-            let index = (*slot & INDEX_MASK) as usize;
+        if *slot as u32 == key {
+            let index = (*slot >> 32) as usize;
             // SAFETY: an index found in the table was inserted earlier in this layer, so it is
             // below `len`, which the checked store below kept within the buffer.
             let counts = unsafe { next.counts.get_unchecked_mut(index) };
@@ -189,7 +189,7 @@ fn merge<K: LaneOps>(
             return;
         }
         if *slot == 0 {
-            *slot = (key as u64) << 32 | *len as u64;
+            *slot = (*len as u64) << 32 | key as u64;
             // SAFETY: a layer holds distinct canonical non-full states, at most
             // MAX_LAYER_STATES of them, and `Engine::new` asserts both buffers hold that many.
             unsafe {

@@ -39,8 +39,8 @@ const MAX_MOVES: usize = 99;
 /// The smallest map: 512 bytes, below glibc's large-request size (which would consolidate the
 /// heap first: 25 k instructions on a tiny case).
 const MIN_SLOTS: usize = 64;
-/// Table slots: key (bits 32..64) | node index (0..24); 0 is empty (no key is 0: a board of a
-/// level has an empty cell).
+/// Table slots: node index (bits 32..64) | key (0..32), so a probe compares the low half as it
+/// is; 0 is empty (no key is 0: a board of a level has an empty cell). Indices stay below 2^24.
 const SLOT_INDEX_MASK: u64 = 0xff_ffff;
 
 /// Board-to-node map of one level: open addressing, multiplicative hashing; the slots a level
@@ -194,8 +194,8 @@ impl Level {
             // SAFETY: `h` is below the capacity (the hash's top bits, or masked by `mask`),
             // which `Index::begin` keeps within `slots`.
             let slot = unsafe { *self.index.slots.get_unchecked(h) };
-            if (slot >> 32) as u32 == key {
-                let i = (slot & SLOT_INDEX_MASK) as u32;
+            if slot as u32 == key {
+                let i = (slot >> 32) as u32;
                 // SAFETY: an index in a slot was a node's when inserted, and nodes are only
                 // cleared with the map.
                 let node = unsafe { self.nodes.get_unchecked_mut(i as usize) };
@@ -213,7 +213,7 @@ impl Level {
     fn insert(&mut self, h: usize, key: u32, range: u32) -> u32 {
         let i = self.nodes.len();
         assert!(i <= SLOT_INDEX_MASK as usize, "a pip level of 2^24 boards");
-        self.index.slots[h] = u64::from(key) << 32 | i as u64;
+        self.index.slots[h] = (i as u64) << 32 | u64::from(key);
         self.nodes.push(Node {
             state: key,
             range,
@@ -236,7 +236,7 @@ impl Level {
             while index.slots[h] != 0 {
                 h = (h + 1) & index.mask;
             }
-            index.slots[h] = u64::from(node.state) << 32 | i as u64;
+            index.slots[h] = (i as u64) << 32 | u64::from(node.state);
         }
     }
 }

@@ -112,14 +112,19 @@ pub fn plan(
             1
         } else {
             let per_node = started.elapsed().as_secs_f64() / expanded as f64;
-            let per_layer = deadline.remaining().as_secs_f64() / left as f64;
+            let remaining = deadline.remaining().as_secs_f64();
+            let per_layer = remaining / left as f64;
             let safest = layer
                 .iter()
                 .map(|node| empty_rows(boards.get(node.slot)))
                 .max()
                 .unwrap_or(0);
-            let spend = danger_spend(safest, start_empty);
-            ((spend * per_layer / per_node) as usize).clamp(1, max_width)
+            // Borrowing never takes the time the units after this one need at two nodes a
+            // layer: a plan that runs past its deadline at width 1 takes it from the routes.
+            let reserve = 2.0 * per_node * (order.len() - k) as f64;
+            let borrowed = danger_spend(safest, start_empty) * per_layer;
+            let layer_time = borrowed.min(remaining - reserve).max(per_layer);
+            ((layer_time / per_node) as usize).clamp(1, max_width)
         };
         let mut children: Vec<Child> = Vec::new();
 

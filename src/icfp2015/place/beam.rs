@@ -8,7 +8,8 @@
 // path sum plus the current board rather than (realized score + board evaluation) so that zero
 // board weights give the old beam exactly: measured on problems 18 and 24, no board weight tried
 // raises the score there beyond noise (see `weights::HOLES`). The width follows the time: before
-// each layer it is what the remaining beam time allows at the measured cost of one node.
+// each layer it is what the remaining beam time allows at the measured cost of one node, more
+// while the stack is high (`danger_spend`).
 
 use super::placement::lock_positions_where;
 use super::value::{burst_value, overlap, placement_value, spawn_cells, Features};

@@ -45,6 +45,7 @@ pub fn band_weights(setup: &Setup, drop: f64) -> Weights {
         rows: 0.0,
         ahead: 0.0,
         spawn: 0.0,
+        burst: 1,
         resting: false,
         hold_single: false,
     }

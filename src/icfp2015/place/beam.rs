@@ -8,21 +8,27 @@
 // path sum plus the current board rather than (realized score + board evaluation) so that zero
 // board weights give the old beam exactly: measured on problems 18 and 24, no board weight tried
 // raises the score there beyond noise (see `weights::HOLES`). The width follows the time: before
-// each layer it is what the remaining beam time allows at the measured cost of one node.
+// each layer it is what the remaining beam time allows at the measured cost of one node, more
+// while the stack is high (`danger_spend`).
 
 use super::placement::lock_positions_where;
-use super::value::{ahead_value, overlap, placement_value, spawn_cells, Features};
-use super::weights::{next_big_units, Weights};
+use super::value::{burst_value, overlap, placement_value, spawn_cells, Features};
+use super::weights::{next_big_units, Weights, BURST_SPAN};
 use crate::core::arena::Arena;
 use crate::core::hash::{fast_hash, FastSet};
 use crate::core::timer::Deadline;
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::game::{move_score, Setup};
 use crate::icfp2015::rules::unit::Pos;
+use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
 /// The layers a beam past its horizon spreads its remaining time over.
 const PAST_HORIZON: usize = 50;
+
+/// The filled share of the rows empty at the start from which the beam widens (see
+/// `danger_spend`).
+const DANGER_FROM: f64 = 0.5;
 
 /// Widest beam (bounds the memory of the layers kept for the way back).
 const MAX_WIDTH: usize = 4000;
@@ -62,6 +68,7 @@ pub fn plan(
     let spawn_rows = spawn_cells(setup);
     let next_big = next_big_units(setup, order);
     let height = start.height();
+    let start_empty = empty_rows(start.rows()).max(1);
     // Two layers' boards, each up to twice the widest beam (the lookahead's candidates), in one
     // arena: a node's board is a copy into a slot, where a `Board` each was an allocation each.
     // Measured at full width (benches/icfp2015_beam.rs, callgrind): malloc and free 0.64 % ->
@@ -86,6 +93,8 @@ pub fn plan(
     }];
     // Per layer k: each node's parent in layer k - 1 and the lock that made it.
     let mut history: Vec<Vec<(u32, Pos)>> = Vec::new();
+    // The big units the look-ahead places on each candidate of a layer.
+    let mut burst = Vec::with_capacity(weights.burst);
     // The best game found: (merit, layer count, node index).
     let mut best: (u64, usize, usize) = (0, 0, 0);
     let mut started = Instant::now();
@@ -104,10 +113,21 @@ pub fn plan(
             1
         } else {
             let per_node = started.elapsed().as_secs_f64() / expanded as f64;
-            let per_layer = deadline.remaining().as_secs_f64() / left as f64;
-            ((per_layer / per_node) as usize).clamp(1, max_width)
+            let remaining = deadline.remaining().as_secs_f64();
+            let per_layer = remaining / left as f64;
+            let safest = layer
+                .iter()
+                .map(|node| empty_rows(boards.get(node.slot)))
+                .max()
+                .unwrap_or(0);
+            // Borrowing never takes the time the units after this one need at two nodes a
+            // layer: a plan that runs past its deadline at width 1 takes it from the routes.
+            let reserve = 2.0 * per_node * (order.len() - k) as f64;
+            let borrowed = danger_spend(safest, start_empty) * per_layer;
+            let layer_time = borrowed.min(remaining - reserve).max(per_layer);
+            ((layer_time / per_node) as usize).clamp(1, max_width)
         };
-        let mut children: Vec<(f64, u32, Pos, u32, f64)> = Vec::new();
+        let mut children: Vec<Child> = Vec::new();
 
         let mut scratch = start.clone();
         for (i, node) in layer.iter().enumerate() {
@@ -148,21 +168,40 @@ pub fn plan(
         if children.is_empty() {
             break;
         }
-        children.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+        // The best children first: only as many as the layer may keep, ordered, the rest
+        // ordered only if boards seen twice use up that many.
+        // Ties by parent and lock, so the order does not depend on how it is found.
+        let by_value =
+            |a: &Child, b: &Child| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
+        let mut ordered = best_first(&mut children, 2 * width + 16, by_value);
         // With a lookahead, twice the width of candidates, re-ranked with it.
-        let ahead = match next_big[k] {
-            Some(j) if weights.ahead != 0.0 => Some(&setup.units[order[j] as usize]),
-            _ => None,
-        };
-        let candidates = if ahead.is_some() { 2 * width } else { width };
+        burst.clear();
+        if weights.ahead != 0.0 {
+            let mut next = next_big[k];
+            while let Some(j) = next {
+                let within = burst.is_empty() || j <= next_big[k].unwrap_or(0) + BURST_SPAN;
+                if burst.len() == weights.burst || !within {
+                    break;
+                }
+                burst.push(&setup.units[order[j] as usize]);
+                next = next_big[j];
+            }
+        }
+        let candidates = if burst.is_empty() { width } else { 2 * width };
         let mut next: Vec<Node> = Vec::with_capacity(candidates);
         let mut links = Vec::with_capacity(candidates);
-        let mut seen: FastSet<u64> = FastSet::default();
+        let mut seen: FastSet<u64> =
+            FastSet::with_capacity_and_hasher(candidates, Default::default());
         next_boards.clear();
-        for &(value, parent, pos, lines, board_term) in &children {
+        for i in 0..children.len() {
             if next.len() == candidates {
                 break;
             }
+            if i == ordered {
+                children[ordered..].sort_unstable_by(by_value);
+                ordered = children.len();
+            }
+            let (value, parent, pos, lines, board_term) = children[i];
             let from = &layer[parent as usize];
             child.load_rows(boards.get(from.slot));
             child.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
@@ -178,10 +217,11 @@ pub fn plan(
             });
             links.push((parent, pos));
         }
-        if let Some(big) = ahead {
+        if !burst.is_empty() {
             for node in &mut next {
                 child.load_rows(next_boards.get(node.slot));
-                let term = weights.ahead * ahead_value(&child, big, weights, &spawn_rows);
+                let ahead = burst_value(&child, &burst, weights, &spawn_rows, &mut scratch);
+                let term = weights.ahead * ahead;
                 node.value += term;
                 node.board_term += term;
             }
@@ -210,6 +250,39 @@ pub fn plan(
     }
     locks.reverse();
     locks
+}
+
+/// The empty rows above a board's highest filled cell.
+fn empty_rows(rows: &[u128]) -> usize {
+    rows.iter().position(|&r| r != 0).unwrap_or(rows.len())
+}
+
+/// The share of a layer's time the beam spends, against an even split over the layers left,
+/// when the safest board of the layer has `empty` empty rows on top of `start_empty` at the
+/// start: 1 while at least half are left, doubling for every tenth of them filled beyond that,
+/// up to 8. A beam that dies leaves its time unspent, so a layer in danger borrows from the
+/// layers after it.
+fn danger_spend(empty: usize, start_empty: usize) -> f64 {
+    let filled = 1.0 - empty as f64 / start_empty as f64;
+    2f64.powf(((filled - DANGER_FROM) * 10.0).clamp(0.0, 3.0))
+}
+
+/// A child of a layer: its value, its parent's index, the lock, the rows it clears and its
+/// board term.
+type Child = (f64, u32, Pos, u32, f64);
+
+/// Puts the `count` first of `items` in the order `cmp` first, in that order (the rest after
+/// them, unordered), and returns how many are ordered. Measured (callgrind, a plan of
+/// long-46-shapes): sorting every child took 9.5 % of the beam's instructions.
+fn best_first<T>(items: &mut [T], count: usize, cmp: impl Fn(&T, &T) -> Ordering) -> usize {
+    if count < items.len() {
+        items.select_nth_unstable_by(count, &cmp);
+        items[..count].sort_unstable_by(&cmp);
+        count
+    } else {
+        items.sort_unstable_by(&cmp);
+        items.len()
+    }
 }
 
 /// The boards of one beam layer, `height` rows each, in slots of one arena slice.

@@ -244,7 +244,8 @@ pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: boo
     // Positions that lock the same cells: the one nearest the start is kept and the list is in
     // that order, as in the BFS this replaced (measured: problem 20 scored 8,400-8,500 with the
     // BFS, 6,962-7,010 with row order and the first position of a cell set kept).
-    let mut locked_cells: FastMap<(i32, i32, &[u128]), usize> = FastMap::default();
+    let mut locked_cells: FastMap<(i32, i32, &[u128]), usize> =
+        FastMap::with_capacity_and_hasher(256, Default::default());
     let moves = |pos: Pos| {
         let turns = (pos.orientation as i32 - start.orientation as i32).rem_euclid(6);
         (pos.y - start.y) + (pos.x - start.x).abs() + turns.min(6 - turns)
@@ -335,8 +336,31 @@ pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: boo
         reached = next;
         fits = below;
     }
-    locks.sort_by_key(|&pos| moves(pos));
-    locks
+    by_moves(locks, moves)
+}
+
+/// `locks` in the (stable) order of their `moves`, by counting: the moves are small
+/// non-negative numbers (rows down plus columns across plus turns). Measured (callgrind, a
+/// plan of long-46-shapes): the stable comparison sort took 22 % of the beam's instructions.
+fn by_moves(locks: Vec<Pos>, moves: impl Fn(Pos) -> i32) -> Vec<Pos> {
+    let keys: Vec<usize> = locks
+        .iter()
+        .map(|&pos| moves(pos).max(0) as usize)
+        .collect();
+    let buckets = keys.iter().max().map_or(0, |&k| k + 1);
+    let mut starts = vec![0usize; buckets + 1];
+    for &k in &keys {
+        starts[k + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut sorted = locks.clone();
+    for (&pos, &k) in locks.iter().zip(&keys) {
+        sorted[starts[k]] = pos;
+        starts[k] += 1;
+    }
+    sorted
 }
 
 #[cfg(test)]
@@ -393,6 +417,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn by_moves_is_a_stable_sort_by_moves() {
+        let locks: Vec<Pos> = (0..200)
+            .map(|i| Pos {
+                x: (i * 37) % 23,
+                y: (i * 11) % 17,
+                orientation: (i % 6) as u8,
+            })
+            .collect();
+        let moves = |p: Pos| p.y + (p.x - 5).abs() + i32::from(p.orientation % 3);
+        let mut expected = locks.clone();
+        expected.sort_by_key(|&p| moves(p));
+        assert_eq!(by_moves(locks, moves), expected);
+        assert_eq!(by_moves(Vec::new(), moves), Vec::new());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! How good a lock is: `placement_value` (the unit against the rows it touches), the board's
-//! `Features` (holes, height, cover, bumps, rows) and the look-ahead to the next big unit.
+//! `Features` (holes, height, cover, bumps, rows) and the look-ahead over the next big units.
 
 use super::placement::{lock_positions_where, runs_through};
 use super::weights::Weights;
@@ -182,23 +182,58 @@ impl Features {
     }
 }
 
-/// The best placement value (with the spawn term) of `unit` on `board`, ignoring the units
-/// before it: low when the only places left are high on the stack, `NO_ROOM` when it cannot
-/// spawn or lock anywhere.
-pub(crate) fn ahead_value(board: &Board, unit: &Unit, w: &Weights, spawn_rows: &[u128]) -> f64 {
+/// Where `unit` locks best on `board` by its placement value with the spawn term, and that
+/// value; `None` when it cannot spawn or lock anywhere.
+fn best_place(board: &Board, unit: &Unit, w: &Weights, spawn_rows: &[u128]) -> Option<(f64, Pos)> {
     let spawn = unit.spawn;
     if !board.fits(unit.shape(spawn.orientation, spawn.y), spawn.x, spawn.y) {
-        return NO_ROOM;
+        return None;
     }
     lock_positions_where(board, unit, spawn, w.resting)
         .into_iter()
         .map(|pos| {
-            placement_value(board, unit, pos, w).0 + w.spawn * overlap(unit, pos, spawn_rows) as f64
+            let value = placement_value(board, unit, pos, w).0
+                + w.spawn * overlap(unit, pos, spawn_rows) as f64;
+            (value, pos)
         })
-        .fold(NO_ROOM, f64::max)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
 }
 
-/// `ahead_value` where the big unit has no place.
+/// The look-ahead over a burst of big units (the next few, in order): the first's best
+/// placement value (with the spawn term), low when the only places left are high on the
+/// stack, `NO_ROOM` when it cannot spawn or lock anywhere; plus `NO_ROOM` if, each locked at its best place in turn (the units
+/// between them ignored), a later one cannot spawn or lock. `scratch` is any board of the same
+/// size.
+pub(crate) fn burst_value(
+    board: &Board,
+    burst: &[&Unit],
+    w: &Weights,
+    spawn_rows: &[u128],
+    scratch: &mut Board,
+) -> f64 {
+    let Some((&first, rest)) = burst.split_first() else {
+        return 0.0;
+    };
+    let Some((value, pos)) = best_place(board, first, w, spawn_rows) else {
+        return NO_ROOM;
+    };
+    if rest.is_empty() {
+        return value;
+    }
+    scratch.load_rows(board.rows());
+    scratch.lock(first.shape(pos.orientation, pos.y), pos.x, pos.y);
+    for &unit in rest {
+        match best_place(scratch, unit, w, spawn_rows) {
+            Some((_, pos)) => {
+                scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+            }
+            None => return value + NO_ROOM,
+        }
+    }
+    value
+}
+
+/// `burst_value` where a big unit has no place.
 const NO_ROOM: f64 = -1000.0;
 
 /// Per board row, the cells where some unit of the problem spawns.
@@ -244,11 +279,56 @@ mod tests {
         let blob = &setup.units[20];
         let w = Weights::default();
         let spawn_rows = spawn_cells(&setup);
-        assert!(ahead_value(&setup.start, blob, &w, &spawn_rows) > NO_ROOM);
+        let mut scratch = setup.start.clone();
+        assert!(burst_value(&setup.start, &[blob], &w, &spawn_rows, &mut scratch) > NO_ROOM);
         let mut board = setup.start.clone();
         let p = blob.spawn;
         board.lock(blob.shape(p.orientation, p.y), p.x, p.y);
-        assert_eq!(ahead_value(&board, blob, &w, &spawn_rows), NO_ROOM);
+        assert_eq!(
+            burst_value(&board, &[blob], &w, &spawn_rows, &mut scratch),
+            NO_ROOM
+        );
+    }
+
+    #[test]
+    fn a_burst_that_cannot_follow_the_first_unit_has_no_room() {
+        // Problem 18's 17-cell blob on its empty 30 x 30 board: one fits, and after it (locked
+        // at its best place, low) two more.
+        let setup = Setup::bundled(18);
+        let blob = &setup.units[20];
+        // Without the spawn term: a blob locked on the spawn cells would value below NO_ROOM.
+        let w = Weights {
+            spawn: 0.0,
+            ..Weights::for_setup(&setup)
+        };
+        let spawn_rows = spawn_cells(&setup);
+        let mut scratch = setup.start.clone();
+        let empty = &setup.start;
+        let one = burst_value(empty, &[blob], &w, &spawn_rows, &mut scratch);
+        assert!(one > NO_ROOM);
+        assert_eq!(
+            burst_value(empty, &[blob, blob, blob], &w, &spawn_rows, &mut scratch),
+            one
+        );
+        // Every cell filled but the blob's spawn cells and the last column (so no row is
+        // full): the blob locks where it spawns, and the next one cannot spawn.
+        let p = blob.spawn;
+        let spawn_cells = blob.cells(p);
+        let mut board = setup.start.clone();
+        for y in 0..setup.height() as i32 {
+            for x in 0..setup.width() as i32 - 1 {
+                let cell = Cell::new(x, y);
+                if !spawn_cells.contains(&cell) {
+                    board.set(cell);
+                }
+            }
+        }
+        let first = burst_value(&board, &[blob], &w, &spawn_rows, &mut scratch);
+        assert!(first > NO_ROOM);
+        assert_eq!(
+            burst_value(&board, &[blob, blob], &w, &spawn_rows, &mut scratch),
+            first + NO_ROOM
+        );
     }
 
     /// The per-cell `placement_value` it replaced, to check it.

@@ -29,10 +29,14 @@ pub struct Weights {
     /// Per unit of `Features::rows`; a board term.
     pub rows: f64,
     /// Per unit of the best placement value the next big unit of the sequence would have on
-    /// the board (see `ahead_value`); a board term, computed for the best children only.
+    /// the board, with the burst after it (see `burst_value`); a board term, computed for the
+    /// best children only.
     pub ahead: f64,
     /// Per cell of the unit on a cell where some unit of the problem spawns.
     pub spawn: f64,
+    /// How many big units the look-ahead places in turn (see `burst_value`): the next one and
+    /// those that follow it within `BURST_SPAN` units.
+    pub burst: usize,
     /// Lock only where the unit cannot fall further (SW or SE blocked).
     pub resting: bool,
     /// Skip locks that clear a single row while the board holds fewer than three rows' worth
@@ -63,6 +67,7 @@ impl Default for Weights {
             rows: 0.0,
             ahead: 0.0,
             spawn: 0.0,
+            burst: 1,
             resting: false,
             hold_single: true,
         }
@@ -91,6 +96,12 @@ const BUMPS: f64 = 0.0;
 /// phrases): longest plan 116/159/180 at 0 (`-t 20`), 120/172/308 at 100 (`-t 10`). Holes -10
 /// did the opposite (89/82).
 const BIG_UNIT_ROWS: f64 = 100.0;
+
+/// How many big units of a burst the look-ahead places, with big units among small ones.
+/// Problem 18 (`play -t 30 -c 1 --known-phrases`, five runs each, load 3-5): at 1, 3 of 5
+/// games lasted the 1000 units (min 38,264, median 80,649); at 3, 4 of 5 and the fifth 891
+/// units (min 67,817, median 88,292) (docs/icfp2015.md, Part 8).
+const BIG_UNIT_BURST: usize = 3;
 
 /// The environment variable that changes the default weights (those of the problem's unit
 /// mix, `Weights::for_setup`), for tuning: `name=value` pairs separated by commas
@@ -129,6 +140,10 @@ impl Weights {
                 "rows" => &mut w.rows,
                 "ahead" => &mut w.ahead,
                 "spawn" => &mut w.spawn,
+                "burst" => {
+                    w.burst = (v.max(1.0) as usize).min(MAX_BURST);
+                    continue;
+                }
                 "resting" => {
                     w.resting = v != 0.0;
                     continue;
@@ -173,6 +188,7 @@ impl Weights {
         if has_big_units(setup) {
             Weights {
                 ahead: 1.0,
+                burst: BIG_UNIT_BURST,
                 spawn: -3000.0,
                 cover: -2.0,
                 rows: BIG_UNIT_ROWS,
@@ -225,11 +241,18 @@ impl Weights {
             rows: scale(self.rows),
             ahead: scale(self.ahead),
             spawn: self.spawn,
+            burst: self.burst,
             resting: self.resting,
             hold_single: self.hold_single,
         }
     }
 }
+
+/// The most big units [`Weights::burst`] may name.
+pub const MAX_BURST: usize = 4;
+
+/// How far after the next big unit the look-ahead takes the big units that follow it: a burst.
+pub const BURST_SPAN: usize = 12;
 
 /// Per layer k of `order`: the layer of the next big unit after k, if any. A unit is big when
 /// it has more than twice the mean unit size of the problem (problem 18: the 9- and 17-cell units

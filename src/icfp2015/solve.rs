@@ -50,7 +50,17 @@ pub fn solve_variant(
     variant: u32,
 ) -> Played {
     if !is_short(setup, seed, phrases, deadline) {
-        return solve_planned(setup, seed, phrases, deadline, variant);
+        let played = solve_planned(setup, seed, phrases, deadline, variant);
+        trace(variant, || {
+            let late = deadline.elapsed().as_secs_f64() - deadline.limit().as_secs_f64();
+            format!(
+                "answer: score {} locked {}, {late:+.2} s past the deadline of {:.1} s",
+                played.score,
+                played.locked,
+                deadline.limit().as_secs_f64()
+            )
+        });
+        return played;
     }
     let planned_time = deadline.remaining().mul_f64(PLANNED_SHARE);
     let planned = solve_planned(
@@ -123,7 +133,8 @@ fn solve_planned(
     // Where the routes of one game would leave no time for a second attempt, the one attempt's
     // beam gets the time they leave instead of its share.
     let remaining = deadline.remaining();
-    let routes = route_cost(setup, seed, phrases);
+    let cost_of_routes = route_cost(setup, seed, phrases);
+    let (routes, plain_unit) = (cost_of_routes.game, cost_of_routes.plain_unit);
     let few_games = routes > remaining.mul_f64(0.2);
     let power = power_per_row(phrases, setup);
     let beam_time = if few_games {
@@ -153,7 +164,7 @@ fn solve_planned(
         band = (plan.locks.len() == order.len()).then_some(plan);
     }
     if let Some(band) = band {
-        let first = (band, routes, band_power);
+        let first = (band, cost_of_routes, band_power);
         return solve_bands(setup, seed, phrases, deadline, variant, first, &mut rng);
     }
     let mut attempts = variant;
@@ -221,7 +232,8 @@ fn solve_planned(
         )
     });
     let start = start.clone();
-    let (mut best, mut route_time) = route_game(setup, seed, phrases, opening, &locks, deadline);
+    let first_routes = route_game(setup, seed, phrases, opening, &locks, deadline, plain_unit);
+    let (mut best, mut route_time) = (first_routes.played.clone(), first_routes.time);
     trace(variant, || {
         format!(
             "routed: score {} locked {} in {:.1} s",
@@ -231,12 +243,21 @@ fn solve_planned(
         )
     });
     // A long game whose plan still dies goes on scouting from it while the time left holds the
-    // routes of a longer one (now measured, not estimated), and routes the longest again.
+    // routes of a longer one (now measured, not estimated), and routes the longest again: the
+    // units it shares with the routed plan are replayed from that game's text, the rest routed.
+    // Where the new units' spelled routes cannot fit (a game that spells ~13 ms a unit, for
+    // 5000 units), half the time left goes to scouting all the same: unused, it is lost.
     if long && locks.len() < order.len() {
+        let routed_locks = locks.clone();
         let routed = locks.len();
         let per_unit = route_time.mul_f64(LATE_ROUTE_MARGIN / routed.max(1) as f64);
+        // A resumed plan keeps all of the routed one but its last 250 units at most.
+        let kept = routed.saturating_sub(BACKOFF * 5 / 2);
+        let spelled_cap = deadline.remaining() / 2;
         loop {
-            let reserve = per_unit.mul_f64((locks.len() + 2 * BACKOFF).min(order.len()) as f64);
+            let new_units = (locks.len() + 2 * BACKOFF).min(order.len()) - kept;
+            let reserve = per_unit.mul_f64(new_units as f64).min(spelled_cap)
+                + plain_unit.mul_f64(PLAIN_ROUTE_MARGIN * new_units as f64);
             let left = deadline.remaining().saturating_sub(reserve);
             if locks.len() == order.len() || left <= beam_time.mul_f64(0.1) {
                 break;
@@ -253,11 +274,21 @@ fn solve_planned(
             );
         }
         if locks.len() > routed {
-            let opening = Opening::new(setup, seed, phrases, chains);
-            let played;
-            (played, route_time) = route_game(setup, seed, phrases, opening, &locks, deadline);
+            let shared = locks
+                .iter()
+                .zip(&routed_locks)
+                .take_while(|(a, b)| a == b)
+                .count();
+            let opening = Opening::replay(setup, seed, phrases, chains, &first_routes, shared);
+            let replayed = opening.starts.len();
+            let rerouted = route_game(setup, seed, phrases, opening, &locks, deadline, plain_unit);
+            let played = rerouted.played;
+            route_time = rerouted.time;
             trace(variant, || {
-                format!("rerouted: score {} locked {}", played.score, played.locked)
+                format!(
+                    "rerouted: score {} locked {} ({replayed} replayed)",
+                    played.score, played.locked
+                )
             });
             if played.score > best.score {
                 best = played;
@@ -276,8 +307,9 @@ fn solve_planned(
         let order = opening.order();
         let start = opening.game.board();
         let locks = plan_game(setup, start, &order, &weights, beam_time.min(spare), &[]);
-        let played;
-        (played, route_time) = route_game(setup, seed, phrases, opening, &locks, deadline);
+        let routes = route_game(setup, seed, phrases, opening, &locks, deadline, plain_unit);
+        let played = routes.played;
+        route_time = routes.time;
         trace(variant, || {
             format!(
                 "attempt {attempts}: score {} locked {}",
@@ -419,10 +451,11 @@ fn solve_bands(
     phrases: &PhraseSet,
     deadline: &Deadline,
     variant: u32,
-    first: (bands::Sweep, Duration, u64),
+    first: (bands::Sweep, RouteCost, u64),
     rng: &mut Rng,
 ) -> Played {
-    let (band, routes, power) = first;
+    let (band, cost_of_routes, power) = first;
+    let (routes, plain_unit) = (cost_of_routes.game, cost_of_routes.plain_unit);
     let mut band = Some(band);
     let mut best: Option<Played> = None;
     let mut attempts = variant;
@@ -447,8 +480,17 @@ fn solve_bands(
             power,
             rng,
         );
-        let played;
-        (played, route_time) = route_game(setup, seed, phrases, opening, &plan.locks, deadline);
+        let routes = route_game(
+            setup,
+            seed,
+            phrases,
+            opening,
+            &plan.locks,
+            deadline,
+            plain_unit,
+        );
+        let played = routes.played;
+        route_time = routes.time;
         if best.as_ref().is_none_or(|b| played.score > b.score) {
             best = Some(played);
         }
@@ -504,6 +546,15 @@ const LATE_ROUTE_MARGIN: f64 = 2.0;
 const ROUTE_SAMPLE: usize = 8;
 const PLAIN_ROUTE_SAMPLE: usize = 16;
 
+/// What routing a game costs: the whole game's routes as the scribe would route them
+/// (spelling where it can), and one unit's route with nothing spelled (`spell::reach::
+/// direct_path`), the least a planned lock can cost.
+#[derive(Clone, Copy, Debug)]
+struct RouteCost {
+    game: Duration,
+    plain_unit: Duration,
+}
+
 /// An estimate of the time the routes of a whole game take: the first units of a greedy plan
 /// routed on a copy of the game, scaled to the game's length. Spelling, the mean unit of the
 /// first 8, which errs high (the first units fall the furthest; the band plans' margins are
@@ -511,18 +562,12 @@ const PLAIN_ROUTE_SAMPLE: usize = 16;
 /// grid and a search to the lock), and the median of the first 16 is the estimate: the mean of
 /// 8 erred high by 2-3x there (long-46-shapes without phrases: 8-27 s estimated, 4-8 s routed,
 /// `play -t 5`), the first unit paying for cold caches.
-fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
-    let mut game = Game::new(setup, seed);
+fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> RouteCost {
     let mut scribe = Scribe::for_setup(phrases, setup);
     scribe.use_dp = true;
     let spell = scribe.can_spell();
-    let order = game.order().to_vec();
-    let sample_len = if spell {
-        ROUTE_SAMPLE
-    } else {
-        PLAIN_ROUTE_SAMPLE
-    };
-    let sample = &order[..order.len().min(sample_len)];
+    let order = Game::new(setup, seed).order().to_vec();
+    let sample = &order[..order.len().min(PLAIN_ROUTE_SAMPLE)];
     let locks = plan(
         setup,
         &setup.start,
@@ -532,6 +577,36 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
         sample.len(),
         &[],
     );
+    let plain = route_times(
+        setup,
+        seed,
+        &mut Scribe::for_setup(phrases, setup),
+        &locks,
+        false,
+    );
+    let plain_unit = median(plain);
+    let game = if spell {
+        let sampled = &locks[..locks.len().min(ROUTE_SAMPLE)];
+        let times = route_times(setup, seed, &mut scribe, sampled, true);
+        times.iter().sum::<Duration>() / sampled.len().max(1) as u32
+    } else {
+        plain_unit
+    };
+    RouteCost {
+        game: game.mul_f64(order.len() as f64),
+        plain_unit,
+    }
+}
+
+/// The time of each route of `locks` from the start of the game, spelling or not.
+fn route_times(
+    setup: &Setup,
+    seed: u32,
+    scribe: &mut Scribe,
+    locks: &[Pos],
+    spell: bool,
+) -> Vec<Duration> {
+    let mut game = Game::new(setup, seed);
     let mut times = Vec::with_capacity(locks.len());
     for (k, &lock) in locks.iter().enumerate() {
         if game.is_over() {
@@ -541,13 +616,12 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Duration {
         scribe.route(&mut game, lock, locks.get(k + 1).copied(), spell);
         times.push(started.elapsed());
     }
-    let per_unit = if spell {
-        times.iter().sum::<Duration>() / locks.len().max(1) as u32
-    } else {
-        times.sort_unstable();
-        times.get(times.len() / 2).copied().unwrap_or_default()
-    };
-    per_unit.mul_f64(order.len() as f64)
+    times
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort_unstable();
+    times.get(times.len() / 2).copied().unwrap_or_default()
 }
 
 /// Which chains of long phrases (`spell::chain`) open attempt `k`, as a mask over them (longest
@@ -564,10 +638,13 @@ fn chains_of(k: u32, rng: &mut Rng) -> u64 {
     }
 }
 
-/// A game after its opening chains, and the command text so far.
+/// A game after its opening chains, and the command text so far; `starts`: where the text of
+/// each lock of the plan already routed in it starts (`None` inside a phrase spelled across
+/// a lock).
 struct Opening<'a, 'p> {
     game: Game<'a>,
     scribe: Scribe<'p>,
+    starts: Vec<Option<usize>>,
 }
 
 impl<'a, 'p> Opening<'a, 'p> {
@@ -577,7 +654,39 @@ impl<'a, 'p> Opening<'a, 'p> {
         if chains != 0 {
             scribe.open_chains(&mut game, chains);
         }
-        Opening { game, scribe }
+        Opening {
+            game,
+            scribe,
+            starts: Vec::new(),
+        }
+    }
+
+    /// The game `routed` (opened with `chains`) replayed up to the start of its lock `shared`
+    /// (or the last before it where the text can be cut): a plan that shares its first
+    /// `shared` locks is routed on from there. Replaying costs a step per command, where
+    /// routing the same units again spelling cost ~13 ms each (a 30 x 60 board, known 18).
+    fn replay(
+        setup: &'a Setup,
+        seed: u32,
+        phrases: &'p PhraseSet,
+        chains: u64,
+        routed: &Routed,
+        shared: usize,
+    ) -> Self {
+        let cut = (0..=shared.min(routed.starts.len().saturating_sub(1)))
+            .rev()
+            .find_map(|k| routed.starts.get(k).copied().flatten().map(|at| (k, at)));
+        let Some((k, at)) = cut else {
+            return Opening::new(setup, seed, phrases, chains);
+        };
+        let mut game = Game::new(setup, seed);
+        let mut scribe = Scribe::for_setup(phrases, setup);
+        scribe.replay(&mut game, &routed.played.commands[..at]);
+        Opening {
+            game,
+            scribe,
+            starts: routed.starts[..k].to_vec(),
+        }
     }
 
     /// The units still to place.
@@ -619,6 +728,10 @@ fn attempt_weights(setup: &Setup, k: u32, rng: &mut Rng) -> Weights {
 
 /// One game: from its opening, each unit routed to its lock of `locks` (spelling while
 /// `deadline` allows); the game re-scored by the evaluator, and how long the routes took.
+/// Every lock is routed: spelling stops where the time left holds only the plain routes of the
+/// units left (`plain_unit` each, with a margin), and routes that still run past `deadline` go
+/// on plain for [`ROUTE_GRACE`] of its time more. A plan of problem 18 (1000 units, no
+/// phrases, `-t 8 -c 2`) was routed to 577 locks when routes stopped at the deadline.
 fn route_game(
     setup: &Setup,
     seed: u32,
@@ -626,31 +739,47 @@ fn route_game(
     opening: Opening,
     locks: &[Pos],
     deadline: &Deadline,
-) -> (Played, Duration) {
+    plain_unit: Duration,
+) -> Routed {
     let Opening {
         mut game,
         mut scribe,
+        mut starts,
     } = opening;
+    let first = starts.len();
     let route_started = Instant::now();
-    for (k, &lock) in locks.iter().enumerate() {
-        // Past the deadline the game so far is the answer (a prefix of a legal answer is legal):
-        // routes that ran over left only the drop answer (a generated 55 x 58 game of 2,511
-        // units without phrases: its routes, estimated 5.4 s, had 3.6 s).
-        if game.is_over() || (k > 0 && deadline.expired()) {
+    let grace_end = deadline.start() + deadline.limit().mul_f64(1.0 + ROUTE_GRACE);
+    // The slowest spelled route so far: the time left must hold one more on top of the plain
+    // routes of the rest.
+    let mut slowest = Duration::ZERO;
+    for (k, &lock) in locks.iter().enumerate().skip(first) {
+        if game.is_over() {
             break;
         }
-        // Spelling stops only when the game's time is up (with a margin for the evaluation),
-        // except on the first unit, which can collect each phrase's +300.
-        let spell = scribe.can_spell() && (k == 0 || deadline.fraction_used() < 0.97);
+        let left = locks.len() - k;
+        let reserve = plain_unit.mul_f64(PLAIN_ROUTE_MARGIN * left as f64) + slowest;
+        let remaining = deadline.remaining();
+        // Past the grace the game so far is the answer (a prefix of a legal answer is legal):
+        // routes that ran over left only the drop answer (a generated 55 x 58 game of 2,511
+        // units without phrases: its routes, estimated 5.4 s, had 3.6 s).
+        if k > first && remaining.is_zero() && Instant::now() >= grace_end {
+            break;
+        }
+        // The first unit spells whatever the time, to collect each phrase's +300.
+        let spell = scribe.can_spell() && (k == 0 || remaining > reserve);
         // The DP costs several times the greedy route (about 3 ms a unit on the 100-column
         // problem 24): it runs while the time left holds the units left at the mean cost so
         // far with a margin, so a loaded machine spells with the greedy instead of not at all.
-        let left = (locks.len() - k) as f64;
-        let mean = route_started.elapsed().as_secs_f64() / k.max(1) as f64;
-        scribe.use_dp = deadline.remaining().as_secs_f64() > 1.5 * left * mean;
+        let mean = route_started.elapsed().as_secs_f64() / (k - first).max(1) as f64;
+        scribe.use_dp = remaining.as_secs_f64() > 1.5 * left as f64 * mean;
+        starts.push(scribe.between_units().then(|| scribe.text().len()));
+        let started = Instant::now();
         scribe.route(&mut game, lock, locks.get(k + 1).copied(), spell);
+        if spell {
+            slowest = slowest.max(started.elapsed());
+        }
     }
-    let route_time = route_started.elapsed();
+    let time = route_started.elapsed();
     let text = scribe.into_text();
     let scored =
         evaluate(setup, seed as u64, &text, phrases).expect("the seed comes from the problem");
@@ -664,8 +793,27 @@ fn route_game(
         score: scored.score,
         locked: scored.locked,
     };
-    (played, route_time)
+    Routed {
+        played,
+        time,
+        starts,
+    }
 }
+
+/// A routed game, how long its routes took, and where the text of each lock starts (as in
+/// [`Opening`]).
+struct Routed {
+    played: Played,
+    time: Duration,
+    starts: Vec<Option<usize>>,
+}
+
+/// Headroom on the estimated plain route of a unit where spelling gives way to plain routes.
+const PLAIN_ROUTE_MARGIN: f64 = 3.0;
+
+/// Share of a game's time its routes may run past it, plain, to route every lock of a plan:
+/// `play` gives the searches 90 % of `-t` and answers for them at 97 %.
+const ROUTE_GRACE: f64 = 0.05;
 
 /// [`solve`] with a time limit instead of a deadline.
 pub fn solve_within(setup: &Setup, seed: u32, phrases: &PhraseSet, time: Duration) -> Played {

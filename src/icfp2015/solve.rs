@@ -152,6 +152,8 @@ fn solve_planned(
     let band_power = power.round() as u64;
     // Comparing with a width-1 beam plan takes that plan's time: only where it is short.
     let cost = beam_cost(setup, seed);
+    // The time of a band plan of the game (with the width-1 plan it is compared with, if so).
+    let band_started = Instant::now();
     let mut band = if power >= BAND_POWER && few_games && cost < remaining.mul_f64(0.2) {
         bands_promise_more(setup, seed, band_power, &mut rng)
     } else {
@@ -163,8 +165,9 @@ fn solve_planned(
         let plan = bands::greedy(setup, &setup.start, &order, &weights, band_power, &mut rng);
         band = (plan.locks.len() == order.len()).then_some(plan);
     }
+    let band_time = band_started.elapsed();
     if let Some(band) = band {
-        let first = (band, cost_of_routes, band_power);
+        let first = (band, cost_of_routes, band_power, band_time);
         return solve_bands(setup, seed, phrases, deadline, variant, first, &mut rng);
     }
     let mut attempts = variant;
@@ -206,7 +209,18 @@ fn solve_planned(
         format!("quick plan {} of {} units", locks.len(), order.len())
     });
     if !long || locks.len() == order.len() {
-        locks = plan_game(setup, start, &order, &weights, beam_time, &[]);
+        // A long game whose quick plan lasts plans once with the time its routes leave:
+        // another attempt (other weights) scored less on every lasting game traced.
+        let time = if long {
+            deadline
+                .remaining()
+                .mul_f64(LONG_PLAN_SHARE)
+                .saturating_sub(routes.mul_f64(ROUTE_MARGIN))
+                .max(beam_time)
+        } else {
+            beam_time
+        };
+        locks = plan_game(setup, start, &order, &weights, time, &[]);
         trace(variant, || format!("full plan {} units", locks.len()));
     }
     let mut scout = Scout {
@@ -244,15 +258,16 @@ fn solve_planned(
     });
     // A long game whose plan still dies goes on scouting from it while the time left holds the
     // routes of a longer one (now measured, not estimated), and routes the longest again: the
-    // units it shares with the routed plan are replayed from that game's text, the rest routed.
-    // Where the new units' spelled routes cannot fit (a game that spells ~13 ms a unit, for
-    // 5000 units), half the time left goes to scouting all the same: unused, it is lost.
-    if long && locks.len() < order.len() {
-        let routed_locks = locks.clone();
-        let routed = locks.len();
-        let per_unit = route_time.mul_f64(LATE_ROUTE_MARGIN / routed.max(1) as f64);
+    // units it shares with the routed plan are replayed from that game's text, the rest routed;
+    // again while it still dies and time is left. Where the new units' spelled routes cannot
+    // fit (a game that spells ~13 ms a unit, for 5000 units), half the time left goes to
+    // scouting all the same: unused, it is lost.
+    let mut routed = first_routes;
+    let mut routed_locks = locks.clone();
+    let mut per_unit = route_time.mul_f64(LATE_ROUTE_MARGIN / locks.len().max(1) as f64);
+    while long && locks.len() < order.len() {
         // A resumed plan keeps all of the routed one but its last 250 units at most.
-        let kept = routed.saturating_sub(BACKOFF * 5 / 2);
+        let kept = routed_locks.len().saturating_sub(BACKOFF * 5 / 2);
         let spelled_cap = deadline.remaining() / 2;
         loop {
             let new_units = (locks.len() + 2 * BACKOFF).min(order.len()) - kept;
@@ -273,26 +288,33 @@ fn solve_planned(
                 "late scout",
             );
         }
-        if locks.len() > routed {
-            let shared = locks
-                .iter()
-                .zip(&routed_locks)
-                .take_while(|(a, b)| a == b)
-                .count();
-            let opening = Opening::replay(setup, seed, phrases, chains, &first_routes, shared);
-            let replayed = opening.starts.len();
-            let rerouted = route_game(setup, seed, phrases, opening, &locks, deadline, plain_unit);
-            let played = rerouted.played;
-            route_time = rerouted.time;
-            trace(variant, || {
-                format!(
-                    "rerouted: score {} locked {} ({replayed} replayed)",
-                    played.score, played.locked
-                )
-            });
-            if played.score > best.score {
-                best = played;
-            }
+        if locks.len() <= routed_locks.len() {
+            break;
+        }
+        let shared = locks
+            .iter()
+            .zip(&routed_locks)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let opening = Opening::replay(setup, seed, phrases, chains, &routed, shared);
+        let replayed = opening.starts.len();
+        routed = route_game(setup, seed, phrases, opening, &locks, deadline, plain_unit);
+        routed_locks = locks.clone();
+        let new_units = (locks.len() - replayed).max(1);
+        per_unit = routed.time.mul_f64(LATE_ROUTE_MARGIN / new_units as f64);
+        // Another whole attempt would route every unit at this pace.
+        route_time = routed.time.mul_f64(locks.len() as f64 / new_units as f64);
+        let played = &routed.played;
+        trace(variant, || {
+            format!(
+                "rerouted: score {} locked {} ({replayed} replayed, {:.1} s left)",
+                played.score,
+                played.locked,
+                deadline.remaining().as_secs_f64()
+            )
+        });
+        if played.score > best.score {
+            best = played.clone();
         }
     }
     loop {
@@ -444,17 +466,18 @@ fn beam_cost(setup: &Setup, seed: u32) -> Duration {
 /// [`solve_variant`] with band plans: each game the best of the greedy band plans made while
 /// the time left holds its routes, then routed; again while a whole game fits in the time left.
 /// `first`: the band plan that promised more, one of the first game's plans when that game opens
-/// without chains, and the estimated route time of a game (measured after the first).
+/// without chains, the estimated route time of a game (measured after the first), the power
+/// per row, and the time one band plan took.
 fn solve_bands(
     setup: &Setup,
     seed: u32,
     phrases: &PhraseSet,
     deadline: &Deadline,
     variant: u32,
-    first: (bands::Sweep, RouteCost, u64),
+    first: (bands::Sweep, RouteCost, u64, Duration),
     rng: &mut Rng,
 ) -> Played {
-    let (band, cost_of_routes, power) = first;
+    let (band, cost_of_routes, power, band_time) = first;
     let (routes, plain_unit) = (cost_of_routes.game, cost_of_routes.plain_unit);
     let mut band = Some(band);
     let mut best: Option<Played> = None;
@@ -495,7 +518,10 @@ fn solve_bands(
             best = Some(played);
         }
         attempts += 1;
-        if deadline.remaining() < route_time.mul_f64(1.5) {
+        // Another game makes at least one band plan, whatever the time left: with plain routes
+        // of ~0.1 s for 5000 units, a last plan started with too little time overran the
+        // watchdog (30 x 60, 5000 small units, 3 seeds, `-t 10 -c 2`: two drop answers).
+        if deadline.remaining() < route_time.mul_f64(1.5) + band_time {
             return best.expect("one game was played");
         }
     }
@@ -529,6 +555,10 @@ const LONG_GAME: usize = 500;
 /// 44,671 / 85,782 / 90,070 / 81,751 / 79,928 / 79,515 / 85,232 / 36,000: mean 75,006). A
 /// tenth did no better (8 of 10, mean 74,778).
 const QUICK_SHARE: f64 = 0.25;
+
+/// Share of the time left that a long game's plan may take when its quick plan lasts (the
+/// routes' estimate comes off it).
+const LONG_PLAN_SHARE: f64 = 0.9;
 
 /// The mean number of units before its end where a plan that died is taken up again.
 const BACKOFF: usize = 100;

@@ -152,20 +152,23 @@ fn solve_planned(
     let band_power = power.round() as u64;
     // Comparing with a width-1 beam plan takes that plan's time: only where it is short.
     let cost = beam_cost(setup, seed);
-    // The time of a band plan of the game (with the width-1 plan it is compared with, if so).
-    let band_started = Instant::now();
+    // The time of a band plan of the game.
+    let mut band_time = Duration::ZERO;
     let mut band = if power >= BAND_POWER && few_games && cost < remaining.mul_f64(0.2) {
-        bands_promise_more(setup, seed, band_power, &mut rng)
+        let (band, time) = bands_promise_more_timed(setup, seed, band_power, &mut rng);
+        band_time = time;
+        band
     } else {
         None
     };
     if band.is_none() && cost > remaining.mul_f64(0.1) {
         let order = Game::new(setup, seed).order().to_vec();
         let weights = bands::band_weights(setup, 4.0);
+        let started = Instant::now();
         let plan = bands::greedy(setup, &setup.start, &order, &weights, band_power, &mut rng);
+        band_time = started.elapsed();
         band = (plan.locks.len() == order.len()).then_some(plan);
     }
-    let band_time = band_started.elapsed();
     if let Some(band) = band {
         let first = (band, cost_of_routes, band_power, band_time);
         return solve_bands(setup, seed, phrases, deadline, variant, first, &mut rng);
@@ -410,10 +413,16 @@ fn trace(variant: u32, line: impl FnOnce() -> String) {
 /// plan of the setup's weights: the move score plus the rows fallen at `POWER_PER_ROW`. Asked only where
 /// one game's routes take a fifth of the time or more, so that only a few games can be played:
 /// on the small boards, where many are, the beam's games score more than the greedy merit says
-/// (bands promise more on 15, 17, 20, 22 and 23 too).
-fn bands_promise_more(setup: &Setup, seed: u32, power: u64, rng: &mut Rng) -> Option<bands::Sweep> {
+/// (bands promise more on 15, 17, 20, 22 and 23 too). With it, the time the band plan took.
+fn bands_promise_more_timed(
+    setup: &Setup,
+    seed: u32,
+    power: u64,
+    rng: &mut Rng,
+) -> (Option<bands::Sweep>, Duration) {
     let game = Game::new(setup, seed);
     let order = game.order();
+    let started = Instant::now();
     let band = bands::greedy(
         setup,
         &setup.start,
@@ -422,10 +431,11 @@ fn bands_promise_more(setup: &Setup, seed: u32, power: u64, rng: &mut Rng) -> Op
         power,
         rng,
     );
+    let band_time = started.elapsed();
     let locks = greedy_plan(setup, seed);
     let usual = bands::merit(setup, &setup.start, order, &locks, power);
     let promise = band.merit as f64 > 1.1 * usual as f64;
-    promise.then_some(band)
+    (promise.then_some(band), band_time)
 }
 
 /// A width-1 beam plan of the whole game with the setup's weights.
@@ -494,15 +504,22 @@ fn solve_bands(
             Some(plan) if opening.game.locked() == 0 => plan,
             _ => bands::Sweep::default(),
         };
-        let plan = bands::best_band_after(
-            first,
-            setup,
-            opening.game.board(),
-            &order,
-            &Deadline::after(planning),
-            power,
-            rng,
-        );
+        // `best_band_after` makes one more plan whenever any time is left: where that plan
+        // would not fit, the first is routed as it is (30 x 60, 5000 small units, 3 seeds,
+        // `-t 2 -c 2`: the routes had no time left and the game ended at its first unit).
+        let plan = if !first.locks.is_empty() && planning < band_time {
+            first
+        } else {
+            bands::best_band_after(
+                first,
+                setup,
+                opening.game.board(),
+                &order,
+                &Deadline::after(planning),
+                power,
+                rng,
+            )
+        };
         let routes = route_game(
             setup,
             seed,
@@ -779,15 +796,30 @@ fn route_game(
     let first = starts.len();
     let route_started = Instant::now();
     let grace_end = deadline.start() + deadline.limit().mul_f64(1.0 + ROUTE_GRACE);
-    // The slowest spelled route so far: the time left must hold one more on top of the plain
-    // routes of the rest.
-    let mut slowest = Duration::ZERO;
+    // The last spelled route: the time left must hold one more on top of the plain routes of
+    // the rest. With the slowest instead (the first unit's, its DP over the whole fall), a
+    // generated 39 x 100 game of 250 units (random-8, known 18, `-t 5`) stopped spelling after
+    // a few units: 14,676-17,973 against 21,421-21,819 routing 61 units spelled and no more.
+    let mut last_spelled = Duration::ZERO;
+    let (mut spelled, mut spelled_time) = (0u32, Duration::ZERO);
     for (k, &lock) in locks.iter().enumerate().skip(first) {
         if game.is_over() {
             break;
         }
         let left = locks.len() - k;
-        let reserve = plain_unit.mul_f64(PLAIN_ROUTE_MARGIN * left as f64) + slowest;
+        // Plain routes of the rest are reserved only where they pay more per second than
+        // spelling: their units' move score against the points of a spelled route.
+        let move_per_unit = game.move_score() as f64 / game.locked().max(1) as f64;
+        let power_per_unit = scribe.power_score() as f64 / f64::from(spelled.max(1));
+        let spelled_mean = spelled_time.as_secs_f64() / f64::from(spelled.max(1));
+        let plain_pays = spelled == 0
+            || move_per_unit * spelled_mean
+                >= power_per_unit * PLAIN_ROUTE_MARGIN * plain_unit.as_secs_f64();
+        let reserve = if plain_pays {
+            plain_unit.mul_f64(PLAIN_ROUTE_MARGIN * left as f64) + last_spelled
+        } else {
+            Duration::ZERO
+        };
         let remaining = deadline.remaining();
         // Past the grace the game so far is the answer (a prefix of a legal answer is legal):
         // routes that ran over left only the drop answer (a generated 55 x 58 game of 2,511
@@ -806,7 +838,9 @@ fn route_game(
         let started = Instant::now();
         scribe.route(&mut game, lock, locks.get(k + 1).copied(), spell);
         if spell {
-            slowest = slowest.max(started.elapsed());
+            last_spelled = started.elapsed();
+            spelled += 1;
+            spelled_time += last_spelled;
         }
     }
     let time = route_started.elapsed();
@@ -864,7 +898,9 @@ mod tests {
             let mut rng = Rng::new(1);
             let seed = setup.problem.source_seeds[0];
             assert_eq!(
-                bands_promise_more(&setup, seed, bands::POWER_PER_ROW, &mut rng).is_some(),
+                bands_promise_more_timed(&setup, seed, bands::POWER_PER_ROW, &mut rng)
+                    .0
+                    .is_some(),
                 expected,
                 "problem {id}"
             );

@@ -124,6 +124,11 @@ impl<'p> Scribe<'p> {
         self.pending.is_empty()
     }
 
+    /// The power points of the text so far.
+    pub fn power_score(&self) -> u64 {
+        self.phrases.power_score(&self.counts)
+    }
+
     /// The commands written so far.
     pub fn text(&self) -> &str {
         std::str::from_utf8(&self.text).expect("command characters are ASCII")

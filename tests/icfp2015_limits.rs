@@ -211,3 +211,57 @@ fn tiny_and_long_games_answer_within_the_time() {
     assert_eq!(check_answers(&file, &out), 3);
     assert!(took < Duration::from_secs(10), "took {took:?}");
 }
+
+/// A long game's plan is routed whole, without phrases and with them: each "routing N locks"
+/// of the trace is followed by a game that locked N units, and the printed answer, re-scored,
+/// locks as many units as the longest plan routed. Routes once stopped at the job's deadline
+/// (problem 18, `-t 8 -c 2`, no phrases: 577 locks routed of a plan of 922).
+#[test]
+fn a_long_games_plan_is_routed_whole() {
+    let file = problem(18);
+    let name = file.to_str().unwrap();
+    let setup = Setup::new(Problem::parse(&std::fs::read(&file).unwrap(), "p").unwrap());
+    for (extra, phrases) in [
+        (None, PhraseSet::none()),
+        (Some("--known-phrases"), PhraseSet::known()),
+    ] {
+        let mut args = vec!["-f", name, "-t", "3", "-c", "1"];
+        args.extend(extra);
+        let started = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_play_icfp2015"))
+            .args(&args)
+            .env("PODIUM_ICFP2015_TRACE", "1")
+            .output()
+            .expect("run play_icfp2015");
+        let took = started.elapsed();
+        assert_eq!(check_answers_with(&file, &out, &phrases), 1);
+        assert!(took < Duration::from_secs(8), "{args:?} took {took:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let number_after = |line: &str, word: &str| -> Option<u32> {
+            let rest = &line[line.find(word)? + word.len()..];
+            rest.split_whitespace().next()?.parse().ok()
+        };
+        let mut planned = None;
+        let mut longest_routed = 0;
+        for line in stderr.lines() {
+            if let Some(n) = number_after(line, "routing ") {
+                planned = Some(n);
+            } else if line.contains("routed: ") && !line.contains("rerouted") {
+                let locked = number_after(line, "locked ").expect("a count");
+                let n = planned.take().expect("a plan before its routes");
+                assert_eq!(locked, n, "{args:?}: {stderr}");
+                longest_routed = longest_routed.max(n);
+            }
+        }
+        assert!(longest_routed > 100, "{args:?}: {stderr}");
+        let parsed: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let text = parsed[0]["solution"].as_str().unwrap();
+        let seed = parsed[0]["seed"].as_u64().unwrap();
+        let scored = evaluate(&setup, seed, text, &phrases).unwrap();
+        assert!(
+            scored.locked >= longest_routed,
+            "{args:?}: {} locked, a plan of {longest_routed} routed",
+            scored.locked
+        );
+    }
+}

@@ -17,11 +17,11 @@
 use super::chain;
 use super::dp::{Planner, Request};
 use super::power;
-use super::reach::{bfs, distances_to, UNREACHED};
+use super::reach::{bfs, direct_path, distances_to, UNREACHED};
 use super::span;
 use super::words::{follow_table, spam_phrases, words_of, Word};
 use crate::icfp2015::place::placement::Grid;
-use crate::icfp2015::rules::commands::Command;
+use crate::icfp2015::rules::commands::{decode_char, Command, Symbol};
 use crate::icfp2015::rules::game::{target, Game, Outcome, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
@@ -103,6 +103,30 @@ impl<'p> Scribe<'p> {
     /// Whether any phrase can be tried at all: without one, routes go straight to their locks.
     pub fn can_spell(&self) -> bool {
         !self.words.is_empty()
+    }
+
+    /// Writes `text` (a game's commands so far, written by a scribe for the same phrases) and
+    /// plays it on `game`, which must be where that text started: a game routed again from
+    /// one of its units on. The text must end between two units, not inside a phrase spelled
+    /// across a lock.
+    pub fn replay(&mut self, game: &mut Game, text: &str) {
+        for b in text.bytes() {
+            if let Symbol::Command(c) = decode_char(b as char) {
+                self.write(b);
+                game.step(c);
+            }
+        }
+    }
+
+    /// Whether the next unit starts free, not finishing a phrase spelled across the last lock:
+    /// where the text can be cut and replayed.
+    pub fn between_units(&self) -> bool {
+        self.pending.is_empty()
+    }
+
+    /// The power points of the text so far.
+    pub fn power_score(&self) -> u64 {
+        self.phrases.power_score(&self.counts)
     }
 
     /// The commands written so far.
@@ -283,6 +307,15 @@ impl<'p> Scribe<'p> {
         let grid = Grid::new(unit, board);
         let goal = canonical(goal);
         let start = canonical(game.pos());
+        if !spell {
+            let path = direct_path(&grid, start, goal, &fits, &canonical)
+                .expect("the unit reaches its lock from the spawn");
+            for &c in &path {
+                self.write_command(c);
+            }
+            lock_by(game, &path);
+            return;
+        }
         let dist = if spell {
             distances_to(&grid, goal, &fits, &canonical)
         } else {

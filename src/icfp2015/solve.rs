@@ -212,9 +212,13 @@ fn solve_planned(
         format!("quick plan {} of {} units", locks.len(), order.len())
     });
     if !long || locks.len() == order.len() {
-        // A long game whose quick plan lasts plans once with the time its routes leave:
-        // another attempt (other weights) scored less on every lasting game traced.
-        let time = if long {
+        // A long game whose quick plan lasts plans once with the time its routes leave on the
+        // first core: another attempt (other weights) scored less on every lasting game icfp7
+        // traced (genA 57.8 -> 59.8 k). The second core keeps the beam's share and the attempts
+        // after it: on problem 14 (500 units, `bench --time 30 -c 2 --only 14`) the longer plan
+        // scored 100.7 k on both cores against the shorter's 104.5-106.2 k (the beam's score is
+        // not monotone in its width), and the job answers the better core's game.
+        let time = if long && variant == 0 {
             deadline
                 .remaining()
                 .mul_f64(LONG_PLAN_SHARE)

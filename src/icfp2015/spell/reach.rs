@@ -81,9 +81,7 @@ pub(super) fn bfs(
     fits: &dyn Fn(Pos) -> bool,
     canonical: &dyn Fn(Pos) -> Pos,
 ) -> Option<Vec<Command>> {
-    let lock = Command::ALL
-        .into_iter()
-        .find(|&c| !fits(canonical(target(goal, c))))?;
+    let lock = lock_command(goal, fits, canonical)?;
     let mut path = path_to(grid, start, goal, row, fits, canonical)?;
     path.push(lock);
     Some(path)
@@ -158,11 +156,7 @@ impl Reach {
                 break;
             }
             let i = grid.index(here).expect("queued positions are on the grid");
-            for c in Command::ALL {
-                let next = canonical(target(here, c));
-                let Some(j) = grid.index(next) else {
-                    continue;
-                };
+            for (c, j, next) in successors(grid, here, canonical) {
                 if parent[j] == Reach::NONE && fits(next) {
                     parent[j] = i as u32 * 8 + c as u32;
                     order.push(next);
@@ -202,6 +196,30 @@ impl Reach {
     }
 }
 
+/// A command that locks the unit at `goal`: one that leads where it does not fit.
+fn lock_command(
+    goal: Pos,
+    fits: &dyn Fn(Pos) -> bool,
+    canonical: &dyn Fn(Pos) -> Pos,
+) -> Option<Command> {
+    Command::ALL
+        .into_iter()
+        .find(|&c| !fits(canonical(target(goal, c))))
+}
+
+/// Each command from `here` that stays on the grid: the command, the grid index of the
+/// position it leads to, and that position (canonical).
+fn successors<'a>(
+    grid: &'a Grid,
+    here: Pos,
+    canonical: &'a dyn Fn(Pos) -> Pos,
+) -> impl Iterator<Item = (Command, usize, Pos)> + 'a {
+    Command::ALL.into_iter().filter_map(move |c| {
+        let next = canonical(target(here, c));
+        grid.index(next).map(|j| (c, j, next))
+    })
+}
+
 /// A path from `start` that locks at `goal` (its last command locks), found by A* toward the
 /// goal: a route with nothing to spell. Units never move up, so positions below the goal's row
 /// are never searched, and the estimate (rows to descend, columns the descents cannot cover,
@@ -216,9 +234,7 @@ pub(super) fn direct_path(
     fits: &dyn Fn(Pos) -> bool,
     canonical: &dyn Fn(Pos) -> Pos,
 ) -> Option<Vec<Command>> {
-    let lock = Command::ALL
-        .into_iter()
-        .find(|&c| !fits(canonical(target(goal, c))))?;
+    let lock = lock_command(goal, fits, canonical)?;
     // Axial column: SE keeps it, SW and W take one off, E adds one.
     let axial = |p: Pos| p.x - p.y.div_euclid(2);
     let goal_q = axial(goal);
@@ -250,11 +266,7 @@ pub(super) fn direct_path(
             break;
         }
         let i = grid.index(here).expect("queued positions are on the grid");
-        for c in Command::ALL {
-            let next = canonical(target(here, c));
-            let Some(j) = grid.index(next) else {
-                continue;
-            };
+        for (c, j, next) in successors(grid, here, canonical) {
             if parent[j] != Reach::NONE {
                 continue;
             }
@@ -270,14 +282,13 @@ pub(super) fn direct_path(
     if !found {
         return None;
     }
-    let mut path = vec![lock];
-    let mut at = grid.index(goal).expect("the goal was reached");
-    while at != first {
-        let link = parent[at];
-        path.push(Command::from_index((link % 8) as u8));
-        at = (link / 8) as usize;
-    }
-    path.reverse();
+    let reach = Reach {
+        parent,
+        first,
+        order: Vec::new(),
+    };
+    let mut path = reach.path(grid, goal)?;
+    path.push(lock);
     Some(path)
 }
 

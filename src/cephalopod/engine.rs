@@ -14,7 +14,7 @@
 // Generation and merging are one loop: the parent's images and counts stay in registers.
 // Terminal children and the whole last layer are hashed, never inserted.
 
-use super::arch::{all::Portable, select, Kernel, KernelChoice, KernelRun, LaneOps};
+use super::arch::{enter, Kernel, KernelRun, LaneOps};
 use super::board::Board;
 use super::tables::{
     Lanes, EMPTY_SHIFT, MAX_LAYER_STATES, MOVE_BASE, MOVE_HASH_SUM, MOVE_IMAGE, MOVE_SPAN,
@@ -493,23 +493,13 @@ pub fn run(
     depth: u32,
     stats: Option<&mut Vec<LayerStats>>,
 ) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if kernel == Kernel::Avx512 && super::arch::x86_64::avx512::detected() {
-        let run = LayersRun {
-            engine,
-            board,
-            depth,
-            stats,
-        };
-        // SAFETY: the kernel's features were detected on this CPU just above.
-        return unsafe { super::arch::x86_64::avx512::run(run) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    if kernel != Kernel::Portable && select(KernelChoice::Avx2).is_ok() {
-        // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
-        return unsafe { run_avx2(engine, board, depth, stats) };
-    }
-    engine.run::<Portable>(board, depth, stats)
+    let run = LayersRun {
+        engine,
+        board,
+        depth,
+        stats,
+    };
+    enter(kernel, run)
 }
 
 /// `Engine::run`'s arguments, for a kernel's entry point.
@@ -525,19 +515,4 @@ impl KernelRun for LayersRun<'_, '_, '_> {
     fn run<K: LaneOps>(self) -> u32 {
         self.engine.run::<K>(self.board, self.depth, self.stats)
     }
-}
-
-/// The engine compiled for AVX2, BMI1 and BMI2.
-///
-/// # Safety
-/// The CPU must support AVX2, BMI1 and BMI2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-unsafe fn run_avx2(
-    engine: &mut Engine,
-    board: &Board,
-    depth: u32,
-    stats: Option<&mut Vec<LayerStats>>,
-) -> u32 {
-    engine.run::<super::arch::x86_64::avx2::Avx2>(board, depth, stats)
 }

@@ -1,7 +1,7 @@
 //! The default search: the layered BFS while the game is small (it pays least per child), then
 //! the pip-ordered engine from the layer it reached (it expands each board once on long games).
 
-use super::arch::{all::Portable, select, Kernel, KernelChoice, KernelRun, LaneOps};
+use super::arch::{enter, Kernel, KernelRun, LaneOps};
 use super::board::Board;
 use super::engine::{Engine, LayerStats, Layered, Progress};
 use super::pips::{self, PipEngine, Start};
@@ -114,21 +114,6 @@ pub fn run_with_rule(
     pips::run_from(&mut hybrid.pips, kernel, start, depth, acc)
 }
 
-/// Runs `run` with `kernel`'s lane operations.
-fn enter(kernel: Kernel, run: LayersUntil) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if kernel == Kernel::Avx512 && super::arch::x86_64::avx512::detected() {
-        // SAFETY: the kernel's features were detected on this CPU just above.
-        return unsafe { super::arch::x86_64::avx512::run(run) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    if kernel != Kernel::Portable && select(KernelChoice::Avx2).is_ok() {
-        // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
-        return unsafe { run_avx2(run) };
-    }
-    run.run::<Portable>()
-}
-
 /// Where the layered part stopped: layer `depth` of `len` states, and the hashes of the games
 /// that ended before it.
 struct Stopped {
@@ -177,19 +162,10 @@ impl KernelRun for LayersUntil<'_, '_, '_> {
     }
 }
 
-/// The layered part compiled for AVX2, BMI1 and BMI2.
-///
-/// # Safety
-/// The CPU must support AVX2, BMI1 and BMI2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-unsafe fn run_avx2(run: LayersUntil) -> u32 {
-    run.run::<super::arch::x86_64::avx2::Avx2>()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cephalopod::arch::{select, KernelChoice};
     use crate::cephalopod::{cases, engine, memory};
 
     fn kernels() -> Vec<Kernel> {

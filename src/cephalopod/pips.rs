@@ -22,7 +22,7 @@
 // Three levels are live at once (pushing p - 1, discovered p, discovering p + 1). The maps
 // from board to node are open-addressing tables, zeroed (the part a level uses) per level.
 
-use super::arch::{all::Portable, select, Kernel, KernelChoice, KernelRun, LaneOps};
+use super::arch::{enter, Kernel, KernelRun, LaneOps};
 use super::board::Board;
 use super::engine::ANSWER_MASK;
 use super::memory;
@@ -459,17 +459,7 @@ impl PipEngine {
 
 /// The answer for `board` after `depth` turns, with `kernel`'s lane operations.
 pub fn run(engine: &mut PipEngine, kernel: Kernel, board: &Board, depth: u32) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if kernel == Kernel::Avx512 && super::arch::x86_64::avx512::detected() {
-        // SAFETY: the kernel's features were detected on this CPU just above.
-        return unsafe { super::arch::x86_64::avx512::run(PipsRun(engine, board, depth)) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    if kernel != Kernel::Portable && select(KernelChoice::Avx2).is_ok() {
-        // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
-        return unsafe { run_avx2(engine, board, depth) };
-    }
-    engine.run::<Portable>(board, depth)
+    enter(kernel, PipsRun(engine, board, depth))
 }
 
 /// The answer after `depth` turns from `start`, `acc` holding the hashes of the games that
@@ -487,17 +477,7 @@ pub(crate) fn run_from(
         depth,
         acc,
     };
-    #[cfg(target_arch = "x86_64")]
-    if kernel == Kernel::Avx512 && super::arch::x86_64::avx512::detected() {
-        // SAFETY: the kernel's features were detected on this CPU just above.
-        return unsafe { super::arch::x86_64::avx512::run(run) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    if kernel != Kernel::Portable && select(KernelChoice::Avx2).is_ok() {
-        // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
-        return unsafe { run_from_avx2(run) };
-    }
-    run.run::<Portable>()
+    enter(kernel, run)
 }
 
 /// `PipEngine::run_from`'s arguments, for a kernel's entry point.
@@ -516,16 +496,6 @@ impl KernelRun for PipsFromRun<'_, '_> {
     }
 }
 
-/// `PipEngine::run_from` compiled for AVX2, BMI1 and BMI2.
-///
-/// # Safety
-/// The CPU must support AVX2, BMI1 and BMI2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-unsafe fn run_from_avx2(run: PipsFromRun) -> u32 {
-    run.run::<super::arch::x86_64::avx2::Avx2>()
-}
-
 /// `PipEngine::run`'s arguments, for a kernel's entry point.
 struct PipsRun<'e>(&'e mut PipEngine, &'e Board, u32);
 
@@ -534,16 +504,6 @@ impl KernelRun for PipsRun<'_> {
     fn run<K: LaneOps>(self) -> u32 {
         self.0.run::<K>(self.1, self.2)
     }
-}
-
-/// The engine compiled for AVX2, BMI1 and BMI2.
-///
-/// # Safety
-/// The CPU must support AVX2, BMI1 and BMI2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-unsafe fn run_avx2(engine: &mut PipEngine, board: &Board, depth: u32) -> u32 {
-    engine.run::<super::arch::x86_64::avx2::Avx2>(board, depth)
 }
 
 // Inlined into each kernel's entry point, like the whole engine, so the lane operations compile
@@ -753,6 +713,7 @@ unsafe fn add_along<K: LaneOps>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cephalopod::arch::{all::Portable, select, KernelChoice};
     use crate::cephalopod::cases;
 
     #[test]

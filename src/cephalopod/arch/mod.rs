@@ -70,6 +70,22 @@ pub(crate) trait KernelRun {
     fn run<K: LaneOps>(self) -> u32;
 }
 
+/// Runs `run` compiled for `kernel`: AVX-512 where it was detected, else AVX2 where this CPU
+/// has it, else the portable lanes. Each engine's run is its own monomorphised entry point.
+pub(crate) fn enter<R: KernelRun>(kernel: Kernel, run: R) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if kernel == Kernel::Avx512 && x86_64::avx512::detected() {
+        // SAFETY: the kernel's features were detected on this CPU just above.
+        return unsafe { x86_64::avx512::run(run) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if kernel != Kernel::Portable && select(KernelChoice::Avx2).is_ok() {
+        // SAFETY: AVX2, BMI1 and BMI2 were detected on this CPU just above.
+        return unsafe { x86_64::avx2::run(run) };
+    }
+    run.run::<all::Portable>()
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum KernelChoice {
     #[default]

@@ -1,7 +1,7 @@
 //! The AVX2 kernel: the eight symmetry lanes of a state live in one 256-bit register, so a
 //! canonical form is three table loads, two XORs and a horizontal min.
 
-use super::super::LaneOps;
+use super::super::{KernelRun, LaneOps};
 use crate::cephalopod::tables::{
     Lanes, HASH_SLICE, LANE_PERMUTATION, NEIGHBOUR_MASK, SYMMETRY_XOR,
 };
@@ -117,4 +117,13 @@ impl LaneOps for Avx2 {
         let c = Self::load(&HASH_SLICE[2][(state >> 18 & 511) as usize]);
         Self::add(Self::add(a, b), c)
     }
+}
+
+/// `run` (an engine's run, inlined here) compiled for this kernel.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1 and BMI2.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(crate) unsafe fn run<R: KernelRun>(run: R) -> u32 {
+    run.run::<Avx2>()
 }

@@ -62,6 +62,22 @@ pub(crate) trait LaneOps {
             | (s >> sh[3] & 7) << 9;
         index as usize
     }
+
+    /// `smallest(images)`'s key and `ways` permuted by its symmetry, in one call, so a kernel
+    /// can skip the lane index's range check (a lowest set bit of an 8-bit mask is below 8).
+    #[inline(always)]
+    fn smallest_permute(images: Self::V, ways: Self::V) -> (u32, Self::V) {
+        let (key, symmetry) = Self::smallest(images);
+        (key, Self::permute(ways, symmetry))
+    }
+
+    /// `neighbour_index(state, slot)` where `mask` is `NEIGHBOUR_MASK[slot]`, which a caller
+    /// may keep nearer than the static table (a kernel with BMI2 gathers with it directly).
+    #[inline(always)]
+    fn neighbour_index_masked(state: u32, slot: usize, mask: u32) -> usize {
+        let _ = mask;
+        Self::neighbour_index(state, slot)
+    }
 }
 
 /// One engine run, generic over the lane operations: a kernel's entry point inlines it into code

@@ -117,6 +117,25 @@ impl LaneOps for Avx2 {
         let c = Self::load(&HASH_SLICE[2][(state >> 18 & 511) as usize]);
         Self::add(Self::add(a, b), c)
     }
+    #[inline(always)]
+    fn smallest_permute(images: __m256i, ways: __m256i) -> (u32, __m256i) {
+        // SAFETY: see the impl comment; `hits` has a bit for the lane holding the minimum
+        // and none above bit 7, so its lowest set bit indexes one of LANE_PERMUTATION's 8 rows.
+        unsafe {
+            let m = _mm256_min_epu32(images, _mm256_permute4x64_epi64(images, 0b01_00_11_10));
+            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b01_00_11_10));
+            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b10_11_00_01));
+            let hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(images, m)));
+            let lanes = LANE_PERMUTATION.get_unchecked(hits.trailing_zeros() as usize);
+            let permuted = _mm256_permutevar8x32_epi32(ways, Self::load(lanes));
+            (_mm256_cvtsi256_si32(m) as u32, permuted)
+        }
+    }
+    #[inline(always)]
+    fn neighbour_index_masked(state: u32, _slot: usize, mask: u32) -> usize {
+        // SAFETY: see the impl comment.
+        unsafe { _pext_u32(state, mask) as usize }
+    }
 }
 
 /// `run` (an engine's run, inlined here) compiled for this kernel.

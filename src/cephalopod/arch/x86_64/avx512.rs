@@ -3,7 +3,7 @@
 
 use super::super::{KernelRun, LaneOps};
 use super::avx2::Avx2;
-use crate::cephalopod::tables::{Lanes, SYMMETRY_XOR};
+use crate::cephalopod::tables::{Lanes, LANE_PERMUTATION, SYMMETRY_XOR};
 use std::arch::x86_64::*;
 
 pub(crate) struct Avx512;
@@ -100,6 +100,24 @@ impl LaneOps for Avx512 {
     #[inline(always)]
     fn hash_lanes(state: u32) -> __m256i {
         Avx2::hash_lanes(state)
+    }
+    #[inline(always)]
+    fn smallest_permute(images: __m256i, ways: __m256i) -> (u32, __m256i) {
+        // SAFETY: see the impl comment; `hits` has a bit for the lane holding the minimum and
+        // only 8 bits, so its lowest set bit indexes one of LANE_PERMUTATION's 8 rows.
+        unsafe {
+            let m = _mm256_min_epu32(images, _mm256_permute4x64_epi64(images, 0b01_00_11_10));
+            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b01_00_11_10));
+            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b10_11_00_01));
+            let hits = _mm256_cmpeq_epu32_mask(images, m);
+            let lanes = LANE_PERMUTATION.get_unchecked(hits.trailing_zeros() as usize);
+            let permuted = _mm256_permutevar8x32_epi32(ways, Self::load(lanes));
+            (_mm256_cvtsi256_si32(m) as u32, permuted)
+        }
+    }
+    #[inline(always)]
+    fn neighbour_index_masked(state: u32, slot: usize, mask: u32) -> usize {
+        Avx2::neighbour_index_masked(state, slot, mask)
     }
 }
 

@@ -18,6 +18,7 @@ use super::arch::{enter, Kernel, KernelRun, LaneOps};
 use super::board::Board;
 use super::tables::{
     Lanes, EMPTY_SHIFT, MAX_LAYER_STATES, MOVE_BASE, MOVE_HASH_SUM, MOVE_IMAGE, MOVE_SPAN,
+    NEIGHBOUR_MASK,
 };
 use std::time::Instant;
 
@@ -120,29 +121,59 @@ fn move_entry<K: LaneOps>(state: u32, slot: u32) -> usize {
     base + K::neighbour_index(state, slot as usize)
 }
 
-/// The first move's image deltas at a move-table entry and how many moves follow from there:
-/// at least one (a die can always be placed on an empty cell), so a loop over them tests its
-/// count at the end only (`for_each_move!`).
-#[inline(always)]
-fn move_run(entry: usize) -> (*const Lanes, u32) {
-    // SAFETY: `entry` is MOVE_BASE[slot] plus a neighbour index below that slot's stride, and
-    // every span points inside MOVE_IMAGE; `tests/cephalopod_tables.rs` checks both for all.
-    unsafe {
-        let span = *MOVE_SPAN.get_unchecked(entry);
-        let count = span & 15;
-        debug_assert!(count >= 1, "an empty cell without a move");
-        (MOVE_IMAGE.as_ptr().add((span >> 4) as usize), count)
+/// Where each slot's moves are: its neighbour mask and its part of MOVE_SPAN, and MOVE_IMAGE.
+/// The loop keeps a copy in its stack frame (through `black_box`, or the compiler would read the
+/// statics again), so a slot's entry is one load addressed from the stack pointer instead of a
+/// table address rebuilt per (parent, empty cell) when registers run short.
+#[derive(Clone, Copy)]
+struct MoveTable {
+    masks: [u32; 9],
+    spans: [*const u32; 9],
+    images: *const Lanes,
+}
+
+impl MoveTable {
+    #[inline(always)]
+    fn new() -> MoveTable {
+        std::hint::black_box(MoveTable {
+            masks: NEIGHBOUR_MASK,
+            // SAFETY: MOVE_BASE[slot] is the slot's first entry within MOVE_SPAN
+            // (`tests/cephalopod_tables.rs` checks every slot's entries lie inside it).
+            spans: std::array::from_fn(|slot| unsafe {
+                MOVE_SPAN.as_ptr().add(MOVE_BASE[slot] as usize)
+            }),
+            images: MOVE_IMAGE.as_ptr(),
+        })
+    }
+
+    /// The first move's image deltas for placing a die on empty `slot` (0..9) of `state`, and
+    /// how many moves follow from there: at least one (a die can always be placed on an empty
+    /// cell), so a loop over them tests its count at the end only (`for_each_move!`).
+    #[inline(always)]
+    fn run<K: LaneOps>(&self, state: u32, slot: u32) -> (*const Lanes, u32) {
+        debug_assert!(slot < 9);
+        let slot = slot as usize;
+        // SAFETY: `slot` is a bit index of a 9-bit empty-slot mask; the neighbour index is
+        // below the slot's stride, and every span points inside MOVE_IMAGE
+        // (`tests/cephalopod_tables.rs` checks both for every entry).
+        unsafe {
+            let index = K::neighbour_index_masked(state, slot, *self.masks.get_unchecked(slot));
+            let span = *self.spans.get_unchecked(slot).add(index);
+            let count = span & 15;
+            debug_assert!(count >= 1, "an empty cell without a move");
+            (self.images.add((span >> 4) as usize), count)
+        }
     }
 }
 
-/// Runs `$body` with `$delta` bound to each move's image deltas at move-table entry `$entry`.
+/// Runs `$body` with `$delta` bound to each move's image deltas from `$run` (`MoveTable::run`).
 /// A macro, not a closure: a closure is compiled without the kernel's target features, so its
 /// intrinsics become calls (cg10 25.2 M -> 106.6 M instructions when tried).
 macro_rules! for_each_move {
-    ($entry:expr, |$delta:ident| $body:block) => {{
-        let (mut at, mut count) = move_run($entry);
+    ($run:expr, |$delta:ident| $body:block) => {{
+        let (mut at, mut count) = $run;
         loop {
-            // SAFETY: `at` walks the `count` deltas of the span `move_run` found.
+            // SAFETY: `at` walks the `count` deltas of the span `MoveTable::run` found.
             let $delta: &Lanes = unsafe { &*at };
             $body
             count -= 1;
@@ -440,6 +471,7 @@ fn expand<K: LaneOps, const PREFETCH: bool, const STATS: bool>(
             }
         }};
     }
+    let table = MoveTable::new();
     for (&s, ways) in states.iter().zip(counts) {
         let ways = K::load(ways);
         let images = K::images(s);
@@ -448,7 +480,7 @@ fn expand<K: LaneOps, const PREFETCH: bool, const STATS: bool>(
         // One compare: the empty-cell count in the top bits is 1 (a layer holds none with 0).
         if s < 2 << EMPTY_SHIFT {
             // One empty cell: the plain placement of a 1 fills the board (a terminal).
-            for_each_move!(move_entry::<K>(s, empty.trailing_zeros()), |delta| {
+            for_each_move!(table.run::<K>(s, empty.trailing_zeros()), |delta| {
                 let child = K::add(images, K::load(delta));
                 if STATS {
                     children += 1;
@@ -459,20 +491,20 @@ fn expand<K: LaneOps, const PREFETCH: bool, const STATS: bool>(
                         terminal += 1;
                     }
                 } else {
-                    let (key, symmetry) = K::smallest(child);
-                    push!(key, K::permute(ways, symmetry));
+                    let (key, permuted) = K::smallest_permute(child, ways);
+                    push!(key, permuted);
                 }
             });
             continue;
         }
         // A layer's boards have an empty cell, so the loop tests for more at the end only.
         loop {
-            for_each_move!(move_entry::<K>(s, empty.trailing_zeros()), |delta| {
+            for_each_move!(table.run::<K>(s, empty.trailing_zeros()), |delta| {
                 if STATS {
                     children += 1;
                 }
-                let (key, symmetry) = K::smallest(K::add(images, K::load(delta)));
-                push!(key, K::permute(ways, symmetry));
+                let (key, permuted) = K::smallest_permute(K::add(images, K::load(delta)), ways);
+                push!(key, permuted);
             });
             empty &= empty - 1;
             if empty == 0 {
@@ -499,7 +531,7 @@ fn last_layer<K: LaneOps>(states: &[u32], counts: &[Lanes], acc: &mut K::V) -> u
         let mut change = K::zero();
         loop {
             let entry = move_entry::<K>(s, empty.trailing_zeros());
-            // SAFETY: as in `move_run`; MOVE_HASH_SUM is indexed like MOVE_SPAN.
+            // SAFETY: as in `MoveTable::run`; MOVE_HASH_SUM is indexed like MOVE_SPAN.
             let (span, sum) = unsafe {
                 (
                     *MOVE_SPAN.get_unchecked(entry),

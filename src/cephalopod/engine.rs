@@ -4,10 +4,11 @@
 // Data layout (all buffers allocated once at their worst-case size by the caller):
 //   layer  = parallel arrays `states[i]` (u32 canonical state) and `counts[i]` (Lanes): lane t
 //            counts the paths to the board that symmetry t maps onto the state;
-//   table  = power-of-two slots of u64: layer index (bits 32..64) | key (0..32), 0 = empty
-//            (no state is 0: a non-full board has empty cells), so a probe compares the low
-//            half as it is; the slots a layer uses are zeroed when it begins (cheaper per
-//            child than a generation stamp per slot);
+//   table  = power-of-two slots of u64: the state's byte offset in `counts` (layer index x 32,
+//            bits 32..64) | key (0..32), 0 = empty (no state is 0: a non-full board has empty
+//            cells), so a probe compares the low half as it is and a hit adds at the high half
+//            as it is; the slots a layer uses are zeroed when it begins (cheaper per child than
+//            a generation stamp per slot);
 //   moves  = per (empty slot, neighbour values) a span of moves, each stored as the 8 deltas it
 //            adds to its parent's 8 images (a move changes whole fields, a symmetry permutes
 //            them), so canonicalising a child is one add and a lane min.
@@ -56,6 +57,12 @@ struct StateTable<'a> {
     shift: u32,
 }
 
+/// A table slot for `key` at layer index `index`: its byte offset in the counts, then the key.
+#[inline(always)]
+fn slot_value(key: u32, index: usize) -> u64 {
+    ((index * std::mem::size_of::<Lanes>()) as u64) << 32 | key as u64
+}
+
 /// Multiplicative (Fibonacci) hashing: the top bits of key x 2^32/phi pick the slot.
 #[inline(always)]
 fn slot_of(key: u32, shift: u32) -> usize {
@@ -82,20 +89,17 @@ impl StateTable<'_> {
         self.shift = 32 - capacity.trailing_zeros();
     }
 
-    /// The layer index of `key`, inserting it as `fresh` if absent; true when inserted.
+    /// Inserts `key` (absent) as layer index `fresh`.
     #[inline(always)]
-    fn find_or_insert(&mut self, key: u32, fresh: usize) -> (usize, bool) {
+    fn insert(&mut self, key: u32, fresh: usize) {
         let mut h = slot_of(key, self.shift);
         loop {
             // SAFETY: `h` is masked by `mask`, and `begin` keeps `mask` below `slots.len()`.
-            let slot = unsafe { *self.slots.get_unchecked(h) };
-            if slot as u32 == key {
-                return ((slot >> 32) as usize, false);
-            }
-            if slot == 0 {
-                // SAFETY: as above.
-                unsafe { *self.slots.get_unchecked_mut(h) = (fresh as u64) << 32 | key as u64 };
-                return (fresh, true);
+            let slot = unsafe { self.slots.get_unchecked_mut(h) };
+            debug_assert_ne!(*slot as u32, key, "a layer's states are distinct");
+            if *slot == 0 {
+                *slot = slot_value(key, fresh);
+                return;
             }
             h = (h + 1) & self.mask;
         }
@@ -106,7 +110,7 @@ impl StateTable<'_> {
     fn grow(&mut self, states: &[u32]) {
         self.begin(self.capacity());
         for (i, &key) in states.iter().enumerate() {
-            self.find_or_insert(key, i);
+            self.insert(key, i);
         }
     }
 }
@@ -239,16 +243,20 @@ fn merge<K: LaneOps>(
         // table is not touched through any other path while this layer is built.
         let slot = unsafe { &mut *slots.add(h) };
         if *slot as u32 == key {
-            let index = (*slot >> 32) as usize;
-            // SAFETY: an index found in the table was inserted earlier in this layer, so it is
-            // below `len`, which the checked store below kept within the buffer.
-            let counts = unsafe { next.counts.get_unchecked_mut(index) };
+            let offset = (*slot >> 32) as usize;
+            // SAFETY: an offset found in the table is that of a row inserted earlier in this
+            // layer, below `len`, which the store below kept within the buffer.
+            let counts = unsafe {
+                &mut *(next.counts.as_mut_ptr() as *mut u8)
+                    .add(offset)
+                    .cast::<Lanes>()
+            };
             let merged = K::add(K::load(counts), ways);
             K::store(counts, merged);
             return;
         }
         if *slot == 0 {
-            *slot = (*len as u64) << 32 | key as u64;
+            *slot = slot_value(key, *len);
             // SAFETY: a layer holds distinct canonical non-full states, at most
             // MAX_LAYER_STATES of them, and `Engine::new` asserts both buffers hold that many.
             unsafe {

@@ -5,7 +5,7 @@ use super::rules::commands::Command;
 use super::rules::game::{evaluate, Game, Outcome, Setup};
 use super::rules::phrases::PhraseSet;
 use super::rules::problem::{Problem, Solution};
-use super::solve::{solve, solve_variant};
+use super::solve::{solve, solve_variant, ROUTE_GRACE};
 use crate::core::progress::Progress;
 use crate::core::report::{Record, Report};
 use crate::core::timer::Deadline;
@@ -40,12 +40,26 @@ pub fn threads_within(cores: usize, megabytes: Option<u64>, cells: usize) -> usi
     cores.clamp(1, fit)
 }
 
-/// Share of `-t` the searches plan for; share after which the jobs still running (a search may
-/// overrun its deadline by its last route) are answered by [`drop_answer`] instead; share by
-/// which those answers are written. The rest is for re-scoring and printing.
-const SEARCH_SHARE: f64 = 0.90;
-const WATCHDOG_SHARE: f64 = 0.97;
-const FALLBACK_SHARE: f64 = 0.99;
+/// What `play` keeps after the watchdog (below) for the jobs still running: their quickest
+/// answers, re-scoring and printing. A fixed part and a share of `-t`: the 5000-unit x 3-seed
+/// game at `-t 2 -c 2`, one seed drop-answered, ended 10-20 ms after the watchdog (1.89 s wall
+/// with it at 1.88 s; 1.95 s at 1.94 s before), and nothing after the watchdog grows with `-t`.
+const TAIL_FIXED: Duration = Duration::from_millis(100);
+const TAIL_SHARE: f64 = 0.01;
+
+/// The watchdog (after which the jobs still running are answered by [`drop_answer`]), the
+/// searches' end (early enough that a job's routes, which may run [`ROUTE_GRACE`] of its time
+/// past its deadline to route a whole plan, end by the watchdog), and the time by which the
+/// quickest answers are written: before, a flat 90 % / 97 % / 99 % of `-t`, which left 30 s of
+/// the finals' `-t 300` unused.
+fn schedule(time: Duration) -> (Duration, Duration, Duration) {
+    let tail = TAIL_FIXED + time.mul_f64(TAIL_SHARE);
+    let watchdog = time.saturating_sub(tail);
+    let searching = watchdog.div_f64(1.0 + ROUTE_GRACE);
+    let fallback = time.saturating_sub(tail / 3);
+    (searching, watchdog, fallback)
+}
+
 /// The least time the quickest answers get in all, so `-t 0` still drops every unit (within
 /// the judge's tolerance of 1 s).
 const FALLBACK_FLOOR: Duration = Duration::from_millis(50);
@@ -72,8 +86,7 @@ pub fn play_all(
     // other weights), and the best game is kept.
     let per_job = (cores / jobs.len().max(1)).max(1);
     let cores = cores.clamp(1, jobs.len().max(1));
-    let searching = time.mul_f64(SEARCH_SHARE);
-    let watchdog = time.mul_f64(WATCHDOG_SHARE);
+    let (searching, watchdog, fallback_by) = schedule(time);
     let shared = Arc::new((setups.to_vec(), phrases.clone()));
     // The costliest jobs start first (routes grow with units x rows x columns), so the last
     // jobs handed out are short ones and no long job starts with little time left.
@@ -130,7 +143,7 @@ pub fn play_all(
     }
     // Jobs without an answer yet: the quickest legal one, all written by the fallback share.
     let fallback = Deadline::after(
-        time.mul_f64(FALLBACK_SHARE)
+        fallback_by
             .saturating_sub(started.elapsed())
             .max(FALLBACK_FLOOR),
     );
@@ -489,6 +502,18 @@ fn tagged_score(solution: &Solution) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_schedule_ends_the_grace_by_the_watchdog_and_uses_long_limits() {
+        for seconds in [0.0, 0.5, 2.0, 10.0, 60.0, 300.0] {
+            let time = Duration::from_secs_f64(seconds);
+            let (searching, watchdog, fallback) = schedule(time);
+            assert!(searching.mul_f64(1.0 + ROUTE_GRACE) <= watchdog + Duration::from_micros(1));
+            assert!(watchdog <= fallback && fallback <= time);
+        }
+        // The finals' -t 300: searches until past 280 s (270 s with the flat 90 %).
+        assert!(schedule(Duration::from_secs(300)).0 > Duration::from_secs(280));
+    }
 
     #[test]
     fn memory_limits_the_threads() {

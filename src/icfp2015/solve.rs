@@ -17,6 +17,7 @@ use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::game::{evaluate, Game, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
+use crate::icfp2015::spell::bound::bound;
 use crate::icfp2015::spell::exhaustive;
 use crate::icfp2015::spell::power::power_per_row;
 use crate::icfp2015::spell::route::Scribe;
@@ -49,6 +50,18 @@ pub fn solve_variant(
     deadline: &Deadline,
     variant: u32,
 ) -> Played {
+    if setup.problem.source_length <= BOUND_TRACE_UNITS {
+        trace(variant, || {
+            let b = bound(setup, seed, phrases);
+            format!(
+                "bound {} (moves {}, repeats {}, distinct {})",
+                b.total(),
+                b.moves,
+                b.repeats,
+                b.distinct
+            )
+        });
+    }
     if !is_short(setup, seed, phrases, deadline) {
         let played = solve_planned(setup, seed, phrases, deadline, variant);
         trace(variant, || {
@@ -74,6 +87,12 @@ pub fn solve_variant(
     let checked = evaluate(setup, seed as u64, &found.commands, phrases)
         .ok()
         .filter(|e| e.error.is_none() && e.score == found.score);
+    trace(variant, || {
+        format!(
+            "short: planned {}, searched {} (widest beam {})",
+            planned.score, found.score, found.width
+        )
+    });
     match checked {
         Some(e) if e.score > planned.score => Played {
             commands: found.commands,
@@ -83,6 +102,9 @@ pub fn solve_variant(
         _ => planned,
     }
 }
+
+/// Games of at most this many units trace their score's bound (`spell::bound`).
+const BOUND_TRACE_UNITS: usize = 50;
 
 /// Share of a short game's time the planned solver (plans, then routes) takes before the
 /// whole-game search (`spell::exhaustive`) takes the rest; the better game is the answer.
@@ -887,8 +909,8 @@ struct Routed {
 const PLAIN_ROUTE_MARGIN: f64 = 3.0;
 
 /// Share of a game's time its routes may run past it, plain, to route every lock of a plan:
-/// `play` gives the searches 90 % of `-t` and answers for them at 97 %.
-const ROUTE_GRACE: f64 = 0.05;
+/// `play` ends the searches early enough that this grace ends by its watchdog.
+pub const ROUTE_GRACE: f64 = 0.05;
 
 /// [`solve`] with a time limit instead of a deadline.
 pub fn solve_within(setup: &Setup, seed: u32, phrases: &PhraseSet, time: Duration) -> Played {

@@ -1,6 +1,7 @@
 //! How each unit reaches its lock: the command path from its spawn, spelling phrases of power on
 //! the way (greedy and DP routes, phrases across one lock or several units). Built on `place`.
 
+pub mod bound;
 pub mod chain;
 pub mod dp;
 pub mod exhaustive;

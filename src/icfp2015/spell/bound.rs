@@ -1,0 +1,434 @@
+//! An upper bound on a game's score: the move score's (lines each lock can clear) plus the power
+//! score's (phrases that fit the rows each unit can descend and the moves each row allows).
+//
+// Every legal command string of the game is a text of "segments": a segment ends at a break (a
+// command that descends or locks), and inside a segment the unit stays on one row, where no
+// position repeats, so it holds fewer non-descending letters than the unit has positions on a
+// row. Breaks number at most the sum over units of (rows the pivot can descend on an empty
+// board + 1 lock). The power bound is a DP over (breaks used, letters in the segment, phrase
+// automaton state) of the 2 x len rewards, plus 300 for as many distinct phrases as fit the
+// breaks, each costing the breaks it forces (descents, and locks that avoid a repeated position).
+
+use crate::icfp2015::rules::commands::{decode_char, Command, Symbol};
+use crate::icfp2015::rules::game::{move_score, Game, Setup};
+use crate::icfp2015::rules::phrases::PhraseSet;
+use crate::icfp2015::rules::unit::Unit;
+
+/// The bound and its parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bound {
+    /// Most move score the game's units can make.
+    pub moves: u64,
+    /// Most of the power score's `2 x len` per occurrence.
+    pub repeats: u64,
+    /// Most distinct phrases (300 each) that fit the game's descents.
+    pub distinct: u64,
+}
+
+impl Bound {
+    pub fn total(&self) -> u64 {
+        self.moves + self.repeats + 300 * self.distinct
+    }
+}
+
+/// The bound of the game of `seed` with `phrases`.
+pub fn bound(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Bound {
+    let game = Game::new(setup, seed);
+    if game.is_over() {
+        return Bound::default();
+    }
+    let units: Vec<&Unit> = game
+        .order()
+        .iter()
+        .map(|&i| &setup.units[i as usize])
+        .collect();
+    let breaks: u64 = units.iter().map(|u| descents(setup, u) + 1).sum();
+    let row_letters = units
+        .iter()
+        .map(|u| row_positions(setup, u))
+        .max()
+        .unwrap_or(1)
+        .saturating_sub(1);
+    // A unit with one orientation repeats its position at any turn.
+    let turns = units.iter().any(|u| u.distinct > 1);
+    Bound {
+        moves: move_bound(setup, &units),
+        repeats: repeat_bound(phrases, breaks as usize, row_letters as usize, turns),
+        distinct: distinct_bound(phrases, breaks, units.len() as u64, turns),
+    }
+}
+
+/// Rows the pivot of `unit` can descend from its spawn on the empty board (some orientation
+/// still inside it).
+fn descents(setup: &Setup, unit: &Unit) -> u64 {
+    let height = setup.height() as i32;
+    let width = setup.width() as i32;
+    let fits_row = |y: i32| {
+        (0..6u8).any(|o| {
+            let s = unit.shape(o, y);
+            y + s.dy_min >= 0 && y + s.dy_max < height && s.dx_max - s.dx_min < width
+        })
+    };
+    // The pivot may lie outside the unit, below the board's last row.
+    let reach = (0..12u8)
+        .map(|i| -unit.shape(i / 2, i32::from(i % 2)).dy_max)
+        .max()
+        .unwrap_or(0)
+        .max(0);
+    let lowest = (unit.spawn.y..height + reach).rev().find(|&y| fits_row(y));
+    lowest.map_or(0, |y| (y - unit.spawn.y) as u64)
+}
+
+/// Distinct positions `unit` has on one row (orientations x columns where it fits), the most
+/// over the two row parities.
+fn row_positions(setup: &Setup, unit: &Unit) -> u64 {
+    let width = setup.width() as i32;
+    (0..2)
+        .map(|parity| {
+            (0..6u8)
+                .filter(|&o| unit.canonical[o as usize] == o)
+                .map(|o| {
+                    let s = unit.shape(o, parity);
+                    (width - (s.dx_max - s.dx_min)).max(0) as u64
+                })
+                .sum::<u64>()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Most move score: a DP over the units in order of (lines cleared so far, lines of the last
+/// lock), each lock clearing at most the rows its unit spans, and all locks together no more
+/// lines than the cells on the board fill.
+fn move_bound(setup: &Setup, units: &[&Unit]) -> u64 {
+    let width = setup.width() as u64;
+    let mut cells = setup.start.count() as u64;
+    // best[(total, last)] = most score.
+    let mut best: std::collections::HashMap<(u64, u64), u64> = [((0, 0), 0)].into();
+    for unit in units {
+        cells += unit.size as u64;
+        let span = (0..6u8)
+            .map(|o| {
+                let s = unit.shape(o, 0);
+                (s.dy_max - s.dy_min + 1) as u64
+            })
+            .max()
+            .unwrap_or(1)
+            .min(setup.height() as u64);
+        let most_total = cells / width;
+        let mut next: std::collections::HashMap<(u64, u64), u64> = Default::default();
+        for (&(total, last), &score) in &best {
+            for lines in 0..=span {
+                if total + lines > most_total {
+                    break;
+                }
+                let s = score + move_score(unit.size, lines as u32, last as u32);
+                let entry = next.entry((total + lines, lines)).or_insert(0);
+                *entry = (*entry).max(s);
+            }
+        }
+        best = next;
+    }
+    best.values().copied().max().unwrap_or(0)
+}
+
+/// The command of a phrase letter, lower case.
+fn command_of(byte: u8) -> Option<Command> {
+    match decode_char(byte as char) {
+        Symbol::Command(c) => Some(c),
+        _ => None,
+    }
+}
+
+/// Whether a letter of this command may appear in a legal answer: a turn may not where no unit
+/// of the game has a second orientation.
+fn allowed(command: Command, turns: bool) -> bool {
+    turns || !matches!(command, Command::CW | Command::CCW)
+}
+
+/// Phrases made of allowed command letters only (the others are never spelled), lower case.
+fn spellable(phrases: &PhraseSet, turns: bool) -> Vec<(usize, Vec<u8>)> {
+    phrases
+        .phrases()
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (i, p.to_lowercase().into_bytes()))
+        .filter(|(_, p)| {
+            p.iter()
+                .all(|&b| command_of(b).is_some_and(|c| allowed(c, turns)))
+        })
+        .collect()
+}
+
+/// Which letters of `phrase` must be breaks wherever it is spelled: those that descend, and
+/// the fewest others that must lock so that no run without a descent comes back to a position
+/// it held (a return in column and orientation modulo 6 repeats a position for every unit).
+/// The latest letter of each return is taken, which stabs the most later returns too.
+fn forced_breaks(phrase: &[u8]) -> Vec<bool> {
+    let mut seen: Vec<(i32, i32)> = vec![(0, 0)];
+    let mut here = (0i32, 0i32);
+    phrase
+        .iter()
+        .map(|&b| {
+            let c = command_of(b).expect("spellable letters");
+            if c.descends() {
+                seen.clear();
+                here = (0, 0);
+                seen.push(here);
+                return true;
+            }
+            let next = match c {
+                Command::W => (here.0 - 1, here.1),
+                Command::E => (here.0 + 1, here.1),
+                Command::CW => (here.0, (here.1 + 1) % 6),
+                _ => (here.0, (here.1 + 5) % 6),
+            };
+            if seen.contains(&next) {
+                // This letter locks: the next unit starts afresh.
+                seen.clear();
+                here = (0, 0);
+                seen.push(here);
+                return true;
+            }
+            here = next;
+            seen.push(here);
+            false
+        })
+        .collect()
+}
+
+fn breaks_in(forced: &[bool]) -> u64 {
+    forced.iter().filter(|&&f| f).count() as u64
+}
+
+/// The breaks `letters` force wherever they are spelled, and how many of those are locks (not
+/// descents).
+fn forced_cost(letters: &[u8]) -> (u64, u64) {
+    let forced = forced_breaks(letters);
+    let locks = forced
+        .iter()
+        .zip(letters)
+        .filter(|&(&f, &b)| f && !command_of(b).is_some_and(|c| c.descends()))
+        .count() as u64;
+    (breaks_in(&forced), locks)
+}
+
+/// Most distinct phrases whose first occurrences fit `breaks` breaks and `locks` locks. Taken in
+/// the order they start, each first occurrence adds at least the forced breaks and locks
+/// ([`forced_breaks`]) of the part no earlier one covers: all of it, or what follows a prefix
+/// equal to a suffix of another phrase, or nothing where it is inside another.
+fn distinct_bound(phrases: &PhraseSet, breaks: u64, locks: u64, turns: bool) -> u64 {
+    let all = spellable(phrases, turns);
+    let costs: Vec<(u64, u64)> = all
+        .iter()
+        .map(|(i, q)| {
+            let mut options = vec![forced_cost(q)];
+            for (j, p) in &all {
+                if j == i {
+                    continue;
+                }
+                if p.windows(q.len()).any(|w| w == q.as_slice()) {
+                    options.push((0, 0));
+                }
+                for k in 1..q.len().min(p.len() + 1) {
+                    if p[p.len() - k..] == q[..k] {
+                        options.push(forced_cost(&q[k..]));
+                    }
+                }
+            }
+            // Each part below the least of its options: whichever part is uncovered.
+            let least_breaks = options.iter().map(|o| o.0).min().unwrap_or(0);
+            let least_locks = options.iter().map(|o| o.1).min().unwrap_or(0);
+            (least_breaks, least_locks)
+        })
+        .collect();
+    // fewest[l][k]: the fewest breaks of k phrases forcing l locks in all (0/1 knapsack).
+    let most_locks = locks as usize;
+    let n = costs.len();
+    let mut fewest = vec![vec![u64::MAX; n + 1]; most_locks + 1];
+    fewest[0][0] = 0;
+    for &(b, l) in &costs {
+        for used in (0..=most_locks).rev() {
+            let Some(from) = used.checked_sub(l as usize) else {
+                continue;
+            };
+            for k in (1..=n).rev() {
+                let before = fewest[from][k - 1];
+                if before != u64::MAX && before + b <= breaks {
+                    fewest[used][k] = fewest[used][k].min(before + b);
+                }
+            }
+        }
+    }
+    (0..=n)
+        .filter(|&k| fewest.iter().any(|row| row[k] != u64::MAX))
+        .max()
+        .unwrap_or(0) as u64
+}
+
+/// Most `2 x len` rewards over texts of at most `breaks` breaks (descending letters, or any letter
+/// that locks) with at most `row_letters` other, non-descending letters between two breaks.
+fn repeat_bound(phrases: &PhraseSet, breaks: usize, row_letters: usize, turns: bool) -> u64 {
+    if spellable(phrases, turns).is_empty() {
+        return 0;
+    }
+    let states = phrases.states();
+    let reward = |q: u32| -> i64 {
+        phrases
+            .ends_at(q)
+            .iter()
+            .map(|&p| 2 * phrases.phrase_len(p as usize) as i64)
+            .sum()
+    };
+    // Per state, the distinct (next state, descends) moves with their reward.
+    let letters: Vec<u8> = Command::ALL
+        .iter()
+        .filter(|&&c| allowed(c, turns))
+        .flat_map(|c| c.characters().bytes())
+        .collect();
+    let moves: Vec<Vec<(u32, bool, i64)>> = (0..states as u32)
+        .map(|q| {
+            let mut m: Vec<(u32, bool, i64)> = letters
+                .iter()
+                .map(|&b| {
+                    let next = phrases.advance(q, b);
+                    let down = command_of(b).is_some_and(|c| c.descends());
+                    (next, down, reward(next))
+                })
+                .collect();
+            m.sort_unstable_by_key(|&(n, d, _)| (n, d));
+            m.dedup_by_key(|&mut (n, d, _)| (n, d));
+            m
+        })
+        .collect();
+    const NONE: i64 = i64::MIN;
+    let cells = (row_letters + 1) * states;
+    let mut layer = vec![NONE; cells];
+    layer[PhraseSet::START as usize] = 0;
+    let mut best = 0i64;
+    for b in 0..=breaks {
+        let mut next_layer = vec![NONE; cells];
+        for m in 0..=row_letters {
+            for q in 0..states {
+                let v = layer[m * states + q];
+                if v == NONE {
+                    continue;
+                }
+                best = best.max(v);
+                for &(n, down, r) in &moves[q] {
+                    let n = n as usize;
+                    if !down && m < row_letters {
+                        let cell = &mut layer[(m + 1) * states + n];
+                        *cell = (*cell).max(v + r);
+                    }
+                    if b < breaks {
+                        let cell = &mut next_layer[n];
+                        *cell = (*cell).max(v + r);
+                    }
+                }
+            }
+        }
+        layer = next_layer;
+    }
+    best as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::timer::Deadline;
+    use crate::icfp2015::rules::problem::Problem;
+    use crate::icfp2015::spell::exhaustive;
+    use std::time::Duration;
+
+    fn tiny() -> Setup {
+        let json = r#"{"id":7,"width":4,"height":3,"filled":[],"sourceLength":2,"sourceSeeds":[0],
+            "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
+                     {"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":1}}]}"#;
+        Setup::new(Problem::parse(json.as_bytes(), "test").unwrap())
+    }
+
+    /// Every legal command string of the tiny game, depth first: the best score.
+    fn brute_force(setup: &Setup, phrases: &PhraseSet) -> u64 {
+        fn go(game: &Game, text: &mut String, phrases: &PhraseSet, best: &mut u64) {
+            use crate::icfp2015::rules::game::Outcome;
+            for c in Command::ALL {
+                let mut g = game.clone();
+                match g.step(c) {
+                    Outcome::Repeated | Outcome::AfterEnd => continue,
+                    _ => {}
+                }
+                text.push(c.char());
+                let counts = phrases.count(text);
+                *best = (*best).max(g.move_score() + phrases.power_score(&counts));
+                if !g.is_over() {
+                    go(&g, text, phrases, best);
+                }
+                text.pop();
+            }
+        }
+        let mut best = 0;
+        go(&Game::new(setup, 0), &mut String::new(), phrases, &mut best);
+        best
+    }
+
+    #[test]
+    fn the_bound_is_at_least_the_best_game() {
+        let setup = tiny();
+        // Only the letters `Command::char` writes, so the brute force may spell them.
+        for phrases in [
+            PhraseSet::none(),
+            PhraseSet::new(vec!["pa".into(), "bl".into(), "al".into()]).unwrap(),
+            PhraseSet::new(vec!["ppp".into(), "a".into()]).unwrap(),
+            PhraseSet::new(vec!["pbl".into(), "dka".into(), "bpal".into()]).unwrap(),
+        ] {
+            let best = brute_force(&setup, &phrases);
+            let b = bound(&setup, 0, &phrases);
+            assert!(b.total() >= best, "{b:?} below {best}");
+            assert!(b.total() > 0);
+        }
+    }
+
+    #[test]
+    fn the_bound_is_above_what_the_search_finds() {
+        let json = r#"{"id":7,"width":8,"height":8,"filled":[],"sourceLength":2,"sourceSeeds":[0],
+            "units":[{"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":0}},
+                     {"members":[{"x":0,"y":0},{"x":0,"y":1},{"x":1,"y":1}],"pivot":{"x":0,"y":1}}]}"#;
+        let setup = Setup::new(Problem::parse(json.as_bytes(), "test").unwrap());
+        for phrases in [PhraseSet::known(), PhraseSet::none()] {
+            let found = exhaustive::search(
+                &setup,
+                0,
+                &phrases,
+                &Deadline::after(Duration::from_millis(300)),
+                0,
+            );
+            let b = bound(&setup, 0, &phrases);
+            assert!(b.total() >= found.score, "{b:?} below {}", found.score);
+        }
+    }
+
+    #[test]
+    fn a_return_to_a_position_forces_a_lock() {
+        // W E: the E must lock; E SW: the SW descends; CW x 6 returns on the sixth.
+        assert_eq!(forced_breaks(b"pb"), [false, true]);
+        assert_eq!(forced_breaks(b"ba"), [false, true]);
+        assert_eq!(breaks_in(&forced_breaks(b"dddddd")), 1);
+        assert_eq!(breaks_in(&forced_breaks(b"bbbb")), 0);
+    }
+
+    #[test]
+    fn no_phrases_leave_the_move_score_alone() {
+        let b = bound(&tiny(), 0, &PhraseSet::none());
+        assert_eq!((b.repeats, b.distinct), (0, 0));
+        // Units of 1 and 2 cells, two locks, on a 4-wide board: no row can fill.
+        let setup = tiny();
+        let game = Game::new(&setup, 0);
+        let cells: u64 = game
+            .order()
+            .iter()
+            .map(|&i| setup.units[i as usize].size as u64)
+            .sum();
+        assert_eq!(b.moves, cells);
+    }
+}

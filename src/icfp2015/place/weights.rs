@@ -97,6 +97,15 @@ const BUMPS: f64 = 0.0;
 /// did the opposite (89/82).
 const BIG_UNIT_ROWS: f64 = 100.0;
 
+/// The share of the cells in big units (`big_cell_share`) from which the look-ahead weighs
+/// (`ahead` 1, else 0): where big units carry most of the cells, the game ends when one cannot
+/// spawn; where they are a few units barely twice the mean, the pockets the look-ahead keeps
+/// for them cost the small units' rows. Measured (`play -t 10 -c 1`, three pairs alternating,
+/// load 3.6-4.6, units locked; docs/icfp2015.md, Part 10): generated 25 x 35 games with
+/// 13-14-cell units at 14-29 % of the cells, look-ahead on / off: 615 339, 320, 286 / 389,
+/// 372, 349; 637 252, 188, 177 / 241, 226, 245; 632 136, 147, 139 / 152, 156, 168.
+const AHEAD_FROM_SHARE: f64 = 0.5;
+
 /// How many big units of a burst the look-ahead places, with big units among small ones.
 /// Problem 18 (`play -t 30 -c 1 --known-phrases`, five runs each, load 3-5): at 1, 3 of 5
 /// games lasted the 1000 units (min 38,264, median 80,649); at 3, 4 of 5 and the fifth 891
@@ -175,8 +184,9 @@ impl Weights {
 
     /// The defaults for the unit mix of `setup`. With big units among small ones (see
     /// `next_big_units`; problem 18: 75% of the cells come in 6 of its 26 units), the game
-    /// ends when a big unit cannot spawn: look ahead to the next big unit's best place, keep the
-    /// spawn cells free, avoid covering empty cells and lock only where units rest.
+    /// ends when a big unit cannot spawn: look ahead to the next big unit's best place (where
+    /// big units carry most of the cells, `AHEAD_FROM_SHARE`), keep the spawn cells free, avoid
+    /// covering empty cells and lock only where units rest.
     //
     // Measured on problem 18 (`play -t 15 -c 1`, three runs each): defaults 30,870 / 31,508 /
     // 31,544 (240-266 of 1000 units); ahead 1 alone 34,494 / 29,986 / 30,952; ahead 1, spawn
@@ -187,7 +197,11 @@ impl Weights {
         let w = Weights::default();
         if has_big_units(setup) {
             Weights {
-                ahead: 1.0,
+                ahead: if big_cell_share(setup) >= AHEAD_FROM_SHARE {
+                    1.0
+                } else {
+                    0.0
+                },
                 burst: BIG_UNIT_BURST,
                 spawn: -3000.0,
                 cover: -2.0,
@@ -281,6 +295,19 @@ fn big_units(setup: &Setup) -> Vec<bool> {
         .collect()
 }
 
+/// The share of the problem's cells that come in its big units (each unit counted once, as the
+/// source draws them evenly): problem 18 0.76, 24 0.53, 12 0.75, 8 0.36.
+fn big_cell_share(setup: &Setup) -> f64 {
+    let big = big_units(setup);
+    let cells = |keep: &dyn Fn(usize) -> bool| -> f64 {
+        (setup.units.iter().enumerate())
+            .filter(|&(i, _)| keep(i))
+            .map(|(_, u)| u.size as f64)
+            .sum()
+    };
+    cells(&|i| big[i]) / cells(&|_| true).max(1.0)
+}
+
 /// Whether some unit of the problem is big.
 fn has_big_units(setup: &Setup) -> bool {
     big_units(setup).contains(&true)
@@ -321,6 +348,11 @@ mod tests {
             next_big_units(&setup, &order),
             [Some(1), Some(4), Some(4), Some(4), None, None]
         );
+        // Problem 8: one 4-cell unit among 1-2-cell ones, 36 % of the cells: no look-ahead.
+        let eight = Setup::bundled(8);
+        assert!(has_big_units(&eight) && big_cell_share(&eight) < AHEAD_FROM_SHARE);
+        assert_eq!(Weights::for_setup(&eight).ahead, 0.0);
+        assert!(Weights::for_setup(&eight).resting);
         let small = Setup::bundled(0);
         assert!(!has_big_units(&small));
         assert_eq!(Weights::for_setup(&small).ahead, 0.0);

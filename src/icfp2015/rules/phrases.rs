@@ -254,6 +254,14 @@ impl PhraseSet {
         &self.ends[self.end_start[s] as usize..self.end_start[s + 1] as usize]
     }
 
+    /// The repeat points (2 x length per occurrence) of the phrases that end at `state`.
+    pub fn repeat_points_at(&self, state: u32) -> u32 {
+        self.ends_at(state)
+            .iter()
+            .map(|&p| 2 * self.phrase_len(p as usize) as u32)
+            .sum()
+    }
+
     /// Occurrences of every phrase in `text`, lower-cased, overlapping ones included.
     pub fn count(&self, text: &str) -> Vec<u64> {
         let mut counts = vec![0u64; self.phrases.len()];

@@ -273,13 +273,6 @@ fn repeat_bound(phrases: &PhraseSet, breaks: usize, row_letters: usize, turns: b
         return 0;
     }
     let states = phrases.states();
-    let reward = |q: u32| -> i64 {
-        phrases
-            .ends_at(q)
-            .iter()
-            .map(|&p| 2 * phrases.phrase_len(p as usize) as i64)
-            .sum()
-    };
     // Per state, the distinct (next state, descends) moves with their reward.
     let letters: Vec<u8> = Command::ALL
         .iter()
@@ -293,7 +286,7 @@ fn repeat_bound(phrases: &PhraseSet, breaks: usize, row_letters: usize, turns: b
                 .map(|&b| {
                     let next = phrases.advance(q, b);
                     let down = command_of(b).is_some_and(|c| c.descends());
-                    (next, down, reward(next))
+                    (next, down, phrases.repeat_points_at(next) as i64)
                 })
                 .collect();
             m.sort_unstable_by_key(|&(n, d, _)| (n, d));

@@ -96,13 +96,6 @@ impl Planner {
         let states = phrases.states();
         let mut offsets = Vec::with_capacity(states * 6 + 1);
         let mut options: Vec<(u32, u32, u8)> = Vec::new();
-        let points = |s: u32| -> u32 {
-            phrases
-                .ends_at(s)
-                .iter()
-                .map(|&p| 2 * phrases.phrase_len(p as usize) as u32)
-                .sum()
-        };
         for state in 0..states as u32 {
             for command in Command::ALL {
                 offsets.push(options.len() as u32);
@@ -110,7 +103,7 @@ impl Planner {
                 for byte in command.characters().bytes() {
                     let next = phrases.advance(state, byte);
                     if !options[first..].iter().any(|o| o.0 == next) {
-                        options.push((next, points(next), byte));
+                        options.push((next, phrases.repeat_points_at(next), byte));
                     }
                 }
             }

@@ -9,6 +9,22 @@ use std::arch::x86_64::*;
 
 pub(crate) struct Avx2;
 
+impl Avx2 {
+    /// The smallest of the 8 lanes, in every lane.
+    ///
+    /// # Safety
+    /// Only from code compiled with AVX2 enabled (the kernels' entries), as every method here.
+    #[inline(always)]
+    pub(crate) unsafe fn lane_min(images: __m256i) -> __m256i {
+        // SAFETY: the caller runs with AVX2 enabled (this function's contract).
+        unsafe {
+            let m = _mm256_min_epu32(images, _mm256_permute4x64_epi64(images, 0b01_00_11_10));
+            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b01_00_11_10));
+            _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b10_11_00_01))
+        }
+    }
+}
+
 // SAFETY (for every method below): each is only called from code compiled with
 // `#[target_feature(enable = "avx2,bmi1,bmi2")]`, which the dispatcher enters only after runtime
 // detection found AVX2 and BMI2; `Lanes` is 32-byte aligned, so the aligned loads and stores hold.
@@ -79,9 +95,7 @@ impl LaneOps for Avx2 {
     fn smallest(images: __m256i) -> (u32, u32) {
         // SAFETY: see the impl comment.
         unsafe {
-            let m = _mm256_min_epu32(images, _mm256_permute4x64_epi64(images, 0b01_00_11_10));
-            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b01_00_11_10));
-            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b10_11_00_01));
+            let m = Avx2::lane_min(images);
             let hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(images, m)));
             (_mm256_cvtsi256_si32(m) as u32, hits.trailing_zeros() & 7)
         }
@@ -122,9 +136,7 @@ impl LaneOps for Avx2 {
         // SAFETY: see the impl comment; `hits` has a bit for the lane holding the minimum
         // and none above bit 7, so its lowest set bit indexes one of LANE_PERMUTATION's 8 rows.
         unsafe {
-            let m = _mm256_min_epu32(images, _mm256_permute4x64_epi64(images, 0b01_00_11_10));
-            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b01_00_11_10));
-            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b10_11_00_01));
+            let m = Avx2::lane_min(images);
             let hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(images, m)));
             let lanes = LANE_PERMUTATION.get_unchecked(hits.trailing_zeros() as usize);
             let permuted = _mm256_permutevar8x32_epi32(ways, Self::load(lanes));

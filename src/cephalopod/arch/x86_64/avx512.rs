@@ -74,9 +74,7 @@ impl LaneOps for Avx512 {
     fn smallest(images: __m256i) -> (u32, u32) {
         // SAFETY: see the impl comment.
         unsafe {
-            let m = _mm256_min_epu32(images, _mm256_permute4x64_epi64(images, 0b01_00_11_10));
-            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b01_00_11_10));
-            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b10_11_00_01));
+            let m = Avx2::lane_min(images);
             let hits = _mm256_cmpeq_epu32_mask(images, m);
             (_mm256_cvtsi256_si32(m) as u32, hits.trailing_zeros() & 7)
         }
@@ -106,9 +104,7 @@ impl LaneOps for Avx512 {
         // SAFETY: see the impl comment; `hits` has a bit for the lane holding the minimum and
         // only 8 bits, so its lowest set bit indexes one of LANE_PERMUTATION's 8 rows.
         unsafe {
-            let m = _mm256_min_epu32(images, _mm256_permute4x64_epi64(images, 0b01_00_11_10));
-            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b01_00_11_10));
-            let m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0b10_11_00_01));
+            let m = Avx2::lane_min(images);
             let hits = _mm256_cmpeq_epu32_mask(images, m);
             let lanes = LANE_PERMUTATION.get_unchecked(hits.trailing_zeros() as usize);
             let permuted = _mm256_permutevar8x32_epi32(ways, Self::load(lanes));

@@ -118,7 +118,7 @@ impl StateTable<'_> {
 /// The move-table entry for placing a die on empty `slot` (0..9, a bit of `empty_slots`) of
 /// `state`. Unchecked: the bounds check was 2 of the ~22 instructions per (parent, empty cell).
 #[inline(always)]
-fn move_entry<K: LaneOps>(state: u32, slot: u32) -> usize {
+pub(super) fn move_entry<K: LaneOps>(state: u32, slot: u32) -> usize {
     debug_assert!(slot < 9);
     // SAFETY: `slot` is a bit index of `empty_slots`, which has 9 bits: MOVE_BASE has 9 entries.
     let base = unsafe { *MOVE_BASE.get_unchecked(slot as usize) as usize };
@@ -528,33 +528,45 @@ fn expand<K: LaneOps, const PREFETCH: bool, const STATS: bool>(
     len
 }
 
-/// Sums the hashes of every child of the last layer without generating them: per empty slot
-/// the table holds the move count and the lane sums of the moves' hash changes.
+/// How many children `state` has and the lane sums of their hashes, without generating them:
+/// per (empty slot, neighbourhood) the table holds the move count and the lane sums of the
+/// moves' hash changes. `state` has an empty cell (neither engine keeps a full board: filling
+/// the last cell without capture is a terminal), so the loop tests for more at its end.
+#[inline(always)]
+pub(super) fn children_hash<K: LaneOps>(state: u32) -> (u32, K::V) {
+    debug_assert!(state >> EMPTY_SHIFT >= 1, "a full board has no children");
+    let mut empty = K::empty_slots(state);
+    let mut moves = 0;
+    let mut change = K::zero();
+    loop {
+        let entry = move_entry::<K>(state, empty.trailing_zeros());
+        // SAFETY: as in `MoveTable::run`; MOVE_HASH_SUM is indexed like MOVE_SPAN.
+        let (span, sum) = unsafe {
+            (
+                *MOVE_SPAN.get_unchecked(entry),
+                MOVE_HASH_SUM.get_unchecked(entry),
+            )
+        };
+        moves += span & 15;
+        change = K::add(change, K::load(sum));
+        empty &= empty - 1;
+        if empty == 0 {
+            break;
+        }
+    }
+    (
+        moves,
+        K::add(change, K::mul(K::splat(moves), K::hash_lanes(state))),
+    )
+}
+
+/// Sums the hashes of every child of the last layer without generating them.
 #[inline(always)]
 fn last_layer<K: LaneOps>(states: &[u32], counts: &[Lanes], acc: &mut K::V) -> u64 {
     let mut children = 0u64;
     for (&s, ways) in states.iter().zip(counts) {
-        let mut empty = K::empty_slots(s);
-        let mut moves = 0;
-        let mut change = K::zero();
-        loop {
-            let entry = move_entry::<K>(s, empty.trailing_zeros());
-            // SAFETY: as in `MoveTable::run`; MOVE_HASH_SUM is indexed like MOVE_SPAN.
-            let (span, sum) = unsafe {
-                (
-                    *MOVE_SPAN.get_unchecked(entry),
-                    MOVE_HASH_SUM.get_unchecked(entry),
-                )
-            };
-            moves += span & 15;
-            change = K::add(change, K::load(sum));
-            empty &= empty - 1;
-            if empty == 0 {
-                break;
-            }
-        }
+        let (moves, total) = children_hash::<K>(s);
         children += moves as u64;
-        let total = K::add(change, K::mul(K::splat(moves), K::hash_lanes(s)));
         *acc = K::add(*acc, K::mul(total, K::load(ways)));
     }
     children

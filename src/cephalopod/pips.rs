@@ -24,9 +24,9 @@
 
 use super::arch::{enter, Kernel, KernelRun, LaneOps};
 use super::board::Board;
-use super::engine::ANSWER_MASK;
+use super::engine::{children_hash, move_entry, ANSWER_MASK};
 use super::memory;
-use super::tables::{Lanes, EMPTY_SHIFT, MOVE_BASE, MOVE_HASH_SUM, MOVE_IMAGE, MOVE_SPAN};
+use super::tables::{Lanes, EMPTY_SHIFT, MOVE_IMAGE, MOVE_SPAN};
 
 /// An edge is one u32: the child's node index (bits 0..27) and the symmetry from the parent's
 /// frame to the child's (27..30). Edges to the parent's own level (captures) and to the next
@@ -244,35 +244,13 @@ impl Level {
 /// The moves at a move-table entry, as image deltas.
 #[inline(always)]
 fn move_images<K: LaneOps>(state: u32, slot: u32) -> &'static [Lanes] {
-    // SAFETY: the entry is MOVE_BASE[slot] plus a neighbour index below that slot's stride, and
-    // every span points inside MOVE_IMAGE; `table_checks` checks both for every entry.
+    let entry = move_entry::<K>(state, slot);
+    // SAFETY: every span points inside MOVE_IMAGE; `table_checks` checks it for every entry.
     unsafe {
-        let entry = *MOVE_BASE.get_unchecked(slot as usize) as usize
-            + K::neighbour_index(state, slot as usize);
         let span = *MOVE_SPAN.get_unchecked(entry);
         let first = (span >> 4) as usize;
         MOVE_IMAGE.get_unchecked(first..first + (span & 15) as usize)
     }
-}
-
-/// The lane sums of the hashes of every child of `state` (the layered engine's last layer).
-#[inline(always)]
-fn children_hash<K: LaneOps>(state: u32) -> K::V {
-    let mut empty = K::empty_slots(state);
-    let mut moves = 0;
-    let mut change = K::zero();
-    while empty != 0 {
-        let slot = empty.trailing_zeros();
-        empty &= empty - 1;
-        // SAFETY: as in `move_images`; MOVE_HASH_SUM is indexed like MOVE_SPAN.
-        unsafe {
-            let entry = *MOVE_BASE.get_unchecked(slot as usize) as usize
-                + K::neighbour_index(state, slot as usize);
-            moves += *MOVE_SPAN.get_unchecked(entry) & 15;
-            change = K::add(change, K::load(MOVE_HASH_SUM.get_unchecked(entry)));
-        }
-    }
-    K::add(change, K::mul(K::splat(moves), K::hash_lanes(state)))
 }
 
 /// Where a run starts: boards reachable at `depth` (canonical, distinct, none full) and their
@@ -640,7 +618,7 @@ fn push<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16, acc: &mut K:
         if hi == last {
             // SAFETY: depth `last` is in the board's range, inside the counts (asserted).
             let ways = K::load(unsafe { &*parent.add(usize::from(last - lo)) });
-            *acc = K::add(*acc, K::mul(ways, children_hash::<K>(state)));
+            *acc = K::add(*acc, K::mul(ways, children_hash::<K>(state).1));
         }
         if lo >= last {
             continue;

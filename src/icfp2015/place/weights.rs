@@ -298,14 +298,14 @@ fn big_units(setup: &Setup) -> Vec<bool> {
 /// The share of the problem's cells that come in its big units (each unit counted once, as the
 /// source draws them evenly): problem 18 0.76, 24 0.53, 12 0.75, 8 0.36.
 fn big_cell_share(setup: &Setup) -> f64 {
-    let big = big_units(setup);
-    let cells = |keep: &dyn Fn(usize) -> bool| -> f64 {
-        (setup.units.iter().enumerate())
-            .filter(|&(i, _)| keep(i))
-            .map(|(_, u)| u.size as f64)
-            .sum()
-    };
-    cells(&|i| big[i]) / cells(&|_| true).max(1.0)
+    let (mut big_cells, mut cells) = (0.0, 0.0);
+    for (unit, big) in setup.units.iter().zip(big_units(setup)) {
+        cells += unit.size as f64;
+        if big {
+            big_cells += unit.size as f64;
+        }
+    }
+    big_cells / f64::max(cells, 1.0)
 }
 
 /// Whether some unit of the problem is big.

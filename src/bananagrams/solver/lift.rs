@@ -49,28 +49,53 @@ fn grid_is_sound(dawg: &Dawg, board: &Board) -> bool {
     let Some(first) = board.occupancy().first_set() else {
         return true;
     };
-    let mut seen = crate::core::bitboard::Bitboard::<SIZE>::EMPTY;
-    let mut stack = vec![first];
-    seen.set(first.0, first.1);
-    let mut reached = 0;
-    while let Some((r, c)) = stack.pop() {
-        reached += 1;
-        let around = [
-            (r.wrapping_sub(1), c),
-            (r + 1, c),
-            (r, c.wrapping_sub(1)),
-            (r, c + 1),
-        ];
-        for (nr, nc) in around {
-            if nr < SIZE && nc < SIZE && board.get(nr, nc).is_some() && !seen.get(nr, nc) {
-                seen.set(nr, nc);
-                stack.push((nr, nc));
-            }
-        }
-    }
+    let reached = board.occupancy().component_of(first.0, first.1).count();
     reached == board.tile_count()
         && board
             .words()
             .iter()
             .all(|w| dawg.contains(w.text().as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bananagrams::board::Placement;
+    use crate::bananagrams::dict::Lexicon;
+
+    fn word(dir: Dir, line: u8, start: u8, text: &str) -> Placement {
+        let letters = text.bytes().map(|b| b - b'A').collect();
+        Placement {
+            dir,
+            line,
+            start,
+            letters,
+        }
+    }
+
+    #[test]
+    fn lifts_the_hanging_word_and_never_the_bridge() {
+        let lexicon = Lexicon::from_list(b"cat\ncot\ntoe\n").unwrap();
+        let mut board = Board::new();
+        let mut hand = Tiles::parse("CATOTOE").unwrap();
+        // CAT across row 10, COT down column 10, TOE across row 12: COT's O is the only tile
+        // that joins CAT to TOE, so lifting it would split the grid; TOE's O and E hang off it.
+        for placement in [
+            word(Dir::Across, 10, 10, "CAT"),
+            word(Dir::Down, 10, 10, "COT"),
+            word(Dir::Across, 12, 10, "TOE"),
+        ] {
+            board.place(&placement, &mut hand).unwrap();
+        }
+        assert!(hand.is_empty());
+        assert!(lift_one_word(&lexicon.dawg, &mut board, &mut hand));
+        assert_eq!(board.tile_count(), 5);
+        assert_eq!(hand, Tiles::parse("OE").unwrap());
+        assert_eq!(board.get(11, 10), Some(b'O' - b'A'));
+        assert_eq!(board.get(12, 11), None);
+        // Left: CAT and COT share one tile, and either word's own tiles are all it has beyond
+        // the junction; lifting COT's O and T leaves CAT, a sound grid.
+        assert!(lift_one_word(&lexicon.dawg, &mut board, &mut hand));
+        assert_eq!(board.tile_count(), 3);
+    }
 }

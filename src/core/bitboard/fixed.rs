@@ -151,6 +151,28 @@ impl<const ROWS: usize, W: RowWord> Bitboard<ROWS, W> {
         }
         shifted
     }
+
+    /// The cells of `self` joined to (`row`, `column`) through edge neighbours (up, down, left,
+    /// right), that cell included; empty if it is not set. Grows by shifts, one step per round.
+    pub fn component_of(&self, row: usize, column: usize) -> Self {
+        let mut reached = Self::EMPTY;
+        if !self.get(row, column) {
+            return reached;
+        }
+        reached.set(row, column);
+        loop {
+            let grown = (reached
+                | reached.shift_left(1)
+                | reached.shift_right(1)
+                | reached.shift_up(1)
+                | reached.shift_down(1))
+                & *self;
+            if grown == reached {
+                return reached;
+            }
+            reached = grown;
+        }
+    }
 }
 
 /// Iterator over the set cells of a [`Bitboard`], row-major.
@@ -389,6 +411,47 @@ mod tests {
                 check_queries(&board.shift_down(shift), &down);
             }
         }
+    }
+
+    #[test]
+    fn component_of_matches_a_flood_fill_of_the_model() {
+        let mut rng = Rng::new(4321);
+        for _ in 0..100 {
+            let board = random_board(&mut rng);
+            let model = Model::of_board(&board);
+            let (row, column) = (rng.below(ROWS as u64) as usize, rng.below(64) as usize);
+            let mut reached = Model::empty(ROWS, 64);
+            let mut stack = Vec::new();
+            if model.cells[row][column] {
+                reached.cells[row][column] = true;
+                stack.push((row, column));
+            }
+            while let Some((r, c)) = stack.pop() {
+                let around = [
+                    (r.wrapping_sub(1), c),
+                    (r + 1, c),
+                    (r, c.wrapping_sub(1)),
+                    (r, c + 1),
+                ];
+                for (nr, nc) in around {
+                    if nr < ROWS && nc < 64 && model.cells[nr][nc] && !reached.cells[nr][nc] {
+                        reached.cells[nr][nc] = true;
+                        stack.push((nr, nc));
+                    }
+                }
+            }
+            check_queries(&board.component_of(row, column), &reached);
+        }
+        let mut ring = Board::EMPTY;
+        for column in 0..64 {
+            ring.set(0, column);
+            ring.set(ROWS - 1, column);
+        }
+        for row in 0..ROWS {
+            ring.set(row, 0);
+        }
+        assert_eq!(ring.component_of(ROWS - 1, 63), ring);
+        assert!(ring.component_of(3, 3).is_empty());
     }
 
     #[test]

@@ -18,8 +18,8 @@
 use super::arch::{enter, Kernel, KernelRun, LaneOps};
 use super::board::Board;
 use super::tables::{
-    Lanes, EMPTY_SHIFT, MAX_LAYER_STATES, MOVE_BASE, MOVE_HASH_SUM, MOVE_IMAGE, MOVE_SPAN,
-    NEIGHBOUR_MASK,
+    Lanes, EMPTY_SHIFT, LANE_PERMUTATION, MAX_LAYER_STATES, MOVE_BASE, MOVE_HASH_SUM, MOVE_IMAGE,
+    MOVE_SPAN, NEIGHBOUR_MASK,
 };
 use std::time::Instant;
 
@@ -66,6 +66,12 @@ fn slot_value(key: u32, index: usize) -> u64 {
 /// Multiplicative (Fibonacci) hashing: the top bits of key x 2^32/phi pick the slot.
 #[inline(always)]
 fn slot_of(key: u32, shift: u32) -> usize {
+    if shift >= 32 {
+        // SAFETY: `begin` sets `shift` to 32 - log2(capacity), capacity >= 1024, so it is below
+        // 32. Saying so lets `shrx` take it as it is: without this the prefetch loop masked it
+        // with `& 31` in a spare register per child (2 instructions).
+        unsafe { std::hint::unreachable_unchecked() }
+    }
     (key.wrapping_mul(0x9e37_79b1) >> shift) as usize
 }
 
@@ -131,6 +137,9 @@ pub(super) fn move_entry<K: LaneOps>(state: u32, slot: u32) -> usize {
 /// table address rebuilt per (parent, empty cell) when registers run short.
 #[derive(Clone, Copy)]
 struct MoveTable {
+    /// LANE_PERMUTATION, addressed from the stack pointer too, so the child loop keeps no
+    /// register for its address.
+    lanes: [Lanes; 8],
     masks: [u32; 9],
     spans: [*const u32; 9],
     images: *const Lanes,
@@ -140,6 +149,7 @@ impl MoveTable {
     #[inline(always)]
     fn new() -> MoveTable {
         std::hint::black_box(MoveTable {
+            lanes: LANE_PERMUTATION,
             masks: NEIGHBOUR_MASK,
             // SAFETY: MOVE_BASE[slot] is the slot's first entry within MOVE_SPAN
             // (`tests/cephalopod_tables.rs` checks every slot's entries lie inside it).
@@ -499,7 +509,7 @@ fn expand<K: LaneOps, const PREFETCH: bool, const STATS: bool>(
                         terminal += 1;
                     }
                 } else {
-                    let (key, permuted) = K::smallest_permute(child, ways);
+                    let (key, permuted) = K::smallest_permute_from(child, ways, &table.lanes);
                     push!(key, permuted);
                 }
             });
@@ -511,7 +521,8 @@ fn expand<K: LaneOps, const PREFETCH: bool, const STATS: bool>(
                 if STATS {
                     children += 1;
                 }
-                let (key, permuted) = K::smallest_permute(K::add(images, K::load(delta)), ways);
+                let child = K::add(images, K::load(delta));
+                let (key, permuted) = K::smallest_permute_from(child, ways, &table.lanes);
                 push!(key, permuted);
             });
             empty &= empty - 1;

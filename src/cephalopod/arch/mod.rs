@@ -5,7 +5,7 @@ pub(crate) mod all;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
-use super::tables::{Lanes, NEIGHBOUR_SHIFTS};
+use super::tables::{Lanes, LANE_PERMUTATION, NEIGHBOUR_SHIFTS};
 
 /// One value per symmetry lane. The engine is generic over this and is inlined into each
 /// kernel's entry point, so the AVX2 build of the loop sees AVX2 types throughout.
@@ -77,6 +77,15 @@ pub(crate) trait LaneOps {
     fn neighbour_index_masked(state: u32, slot: usize, mask: u32) -> usize {
         let _ = mask;
         Self::neighbour_index(state, slot)
+    }
+
+    /// `smallest_permute` with LANE_PERMUTATION's rows read from `rows`, a copy of it that a
+    /// caller keeps where its address needs no register of its own (its stack frame).
+    #[inline(always)]
+    fn smallest_permute_from(images: Self::V, ways: Self::V, rows: &[Lanes; 8]) -> (u32, Self::V) {
+        debug_assert!(rows == &LANE_PERMUTATION, "rows are LANE_PERMUTATION's");
+        let _ = rows;
+        Self::smallest_permute(images, ways)
     }
 }
 

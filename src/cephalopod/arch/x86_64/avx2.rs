@@ -148,6 +148,18 @@ impl LaneOps for Avx2 {
         // SAFETY: see the impl comment.
         unsafe { _pext_u32(state, mask) as usize }
     }
+    #[inline(always)]
+    fn smallest_permute_from(images: __m256i, ways: __m256i, rows: &[Lanes; 8]) -> (u32, __m256i) {
+        // SAFETY: see the impl comment; as in `smallest_permute`, the lowest set bit of `hits`
+        // is below 8 and indexes one of the 8 rows.
+        unsafe {
+            let m = Avx2::lane_min(images);
+            let hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(images, m)));
+            let lanes = rows.get_unchecked(hits.trailing_zeros() as usize);
+            let permuted = _mm256_permutevar8x32_epi32(ways, Self::load(lanes));
+            (_mm256_cvtsi256_si32(m) as u32, permuted)
+        }
+    }
 }
 
 /// `run` (an engine's run, inlined here) compiled for this kernel.

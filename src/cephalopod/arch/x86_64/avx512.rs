@@ -115,6 +115,18 @@ impl LaneOps for Avx512 {
     fn neighbour_index_masked(state: u32, slot: usize, mask: u32) -> usize {
         Avx2::neighbour_index_masked(state, slot, mask)
     }
+    #[inline(always)]
+    fn smallest_permute_from(images: __m256i, ways: __m256i, rows: &[Lanes; 8]) -> (u32, __m256i) {
+        // SAFETY: see the impl comment; as in `smallest_permute`, the lowest set bit of `hits`
+        // is below 8 and indexes one of the 8 rows.
+        unsafe {
+            let m = Avx2::lane_min(images);
+            let hits = _mm256_cmpeq_epu32_mask(images, m);
+            let lanes = rows.get_unchecked(hits.trailing_zeros() as usize);
+            let permuted = _mm256_permutevar8x32_epi32(ways, Self::load(lanes));
+            (_mm256_cvtsi256_si32(m) as u32, permuted)
+        }
+    }
 }
 
 /// `run` (an engine's run, inlined here) compiled for this kernel.

@@ -74,9 +74,9 @@ pub struct Request<'a> {
     pub goal: Pos,
     pub state: u32,
     pub counts: &'a [u64],
-    /// Search the board's whole width with `K` states everywhere (as many as fit in
-    /// `BROAD_ENTRIES`), not a corridor around the ends with `K_WIDE` states where it is wide:
-    /// ~2x the time. Problem 14's routes of one fixed plan (500 units): 106,050 narrow, 113,608
+    /// On a board wider than `WIDE`: search its whole width with `K` states everywhere (as
+    /// many as fit in `BROAD_ENTRIES`), not a corridor around the ends with `K_WIDE` states
+    /// where it is wide: 2-4x the time. Problem 14's routes of one fixed plan (500 units): 106,050 narrow, 113,608
     /// broad (`docs/icfp2015.md`, Part 12).
     pub broad: bool,
 }
@@ -182,7 +182,11 @@ impl Planner {
         // Sideways moves cost no rows, so a route seldom needs to stray from the columns
         // between its ends; the corridor bounds the work on wide boards. When the way to the
         // lock leads around an obstacle, the whole width.
-        if request.broad {
+        // Up to `WIDE` columns the narrow route keeps `K` states already and its corridor
+        // covers most of the board: broad there gained 0.2 % on one plan of a 13 x 15 game
+        // (random-5, 364 units x 3 seeds) for 25 % more route time, and the games' scores
+        // fell ~1 % (`bench --generated --only 1004 --time 5 -c 2`, three pairs).
+        if request.broad && request.board.width() > WIDE as usize {
             let rows = (request.goal.y - request.start.y + 1).max(1) as usize;
             let per_state = rows * request.board.width() * 6 * MODES;
             let keep = (BROAD_ENTRIES / per_state).min(K);

@@ -867,6 +867,7 @@ fn route_game(
         // far with a margin, so a loaded machine spells with the greedy instead of not at all.
         let mean = route_started.elapsed().as_secs_f64() / (k - first).max(1) as f64;
         scribe.use_dp = remaining.as_secs_f64() > 1.5 * left as f64 * mean;
+        scribe.pace(remaining.as_secs_f64(), left, mean);
         starts.push(scribe.between_units().then(|| scribe.text().len()));
         let started = Instant::now();
         scribe.route(&mut game, lock, locks.get(k + 1).copied(), spell);

@@ -25,6 +25,12 @@ const K: usize = 16;
 const K_WIDE: usize = 2;
 const WIDE: i32 = 24;
 
+/// The most table entries a broad route may use (16 bytes each: 16 MB per search thread,
+/// and about as many entries' work); a board too big for `K` states over its whole width keeps
+/// fewer, and below `K_WIDE` the route is the narrow one. Problem 14 (50 x 50, units of 1-3
+/// cells) keeps 12 of 16 (one plan's routes: 111,362 at 12, 111,478 at 16).
+const BROAD_ENTRIES: usize = 1 << 20;
+
 /// Row modes: how the pivot has moved in this row (not yet, west, east) times whether the
 /// unit has turned in its current column. Mode = 2 * direction + turned.
 const MODES: usize = 6;
@@ -68,6 +74,11 @@ pub struct Request<'a> {
     pub goal: Pos,
     pub state: u32,
     pub counts: &'a [u64],
+    /// On a board wider than `WIDE`: search its whole width with `K` states everywhere (as
+    /// many as fit in `BROAD_ENTRIES`), not a corridor around the ends with `K_WIDE` states
+    /// where it is wide: 2-4x the time. Problem 14's routes of one fixed plan (500 units): 106,050 narrow, 113,608
+    /// broad (`docs/icfp2015.md`, Part 12).
+    pub broad: bool,
 }
 
 /// A route: its commands (the last one locks the unit) and the byte written for each.
@@ -171,13 +182,33 @@ impl Planner {
         // Sideways moves cost no rows, so a route seldom needs to stray from the columns
         // between its ends; the corridor bounds the work on wide boards. When the way to the
         // lock leads around an obstacle, the whole width.
+        // Up to `WIDE` columns the narrow route keeps `K` states already and its corridor
+        // covers most of the board: broad there gained 0.2 % on one plan of a 13 x 15 game
+        // (random-5, 364 units x 3 seeds) for 25 % more route time, and the games' scores
+        // fell ~1 % (`bench --generated --only 1004 --time 5 -c 2`, three pairs).
+        if request.broad && request.board.width() > WIDE as usize {
+            let rows = (request.goal.y - request.start.y + 1).max(1) as usize;
+            let per_state = rows * request.board.width() * 6 * MODES;
+            let keep = (BROAD_ENTRIES / per_state).min(K);
+            if keep >= K_WIDE {
+                if let Some(route) = self.route_within(request, i32::MAX / 4, Some(keep)) {
+                    return Some(route);
+                }
+            }
+        }
         [CORRIDOR, i32::MAX / 4]
             .into_iter()
-            .find_map(|margin| self.route_within(request, margin))
+            .find_map(|margin| self.route_within(request, margin, None))
     }
 
-    /// [`Self::route`] with the pivot at most `margin` columns beyond the spawn's and the lock's.
-    fn route_within(&mut self, request: &Request, margin: i32) -> Option<Route> {
+    /// [`Self::route`] with the pivot at most `margin` columns beyond the spawn's and the
+    /// lock's, keeping `keep` states per (position, mode) if given, else `K` or `K_WIDE`.
+    fn route_within(
+        &mut self,
+        request: &Request,
+        margin: i32,
+        keep: Option<usize>,
+    ) -> Option<Route> {
         let Request {
             board,
             unit,
@@ -201,7 +232,7 @@ impl Planner {
         let (Some(&x_low), Some(&x_high)) = (xs.first(), xs.last()) else {
             return None;
         };
-        let keep = if xs.len() as i32 > WIDE { K_WIDE } else { K };
+        let keep = keep.unwrap_or(if xs.len() as i32 > WIDE { K_WIDE } else { K });
         // The table covers only the rows and columns the route can use (measured: filling and
         // first touching a table over the whole grid took a quarter of the DP's time on the
         // 100-column problem 24).
@@ -367,8 +398,8 @@ mod tests {
     use crate::icfp2015::spell::reach::distances_to;
 
     /// Units routed by the DP to their deepest lock move without error and lock exactly there,
-    /// the bytes spell the commands, and the routes earn at least `density` points per row of
-    /// descent (6 is the most the known phrases give; measured 2026-11-22: 5.02, 5.34, 3.00,
+    /// the bytes spell the commands, and the routes (narrow and broad) earn at least `density`
+    /// points per row of descent (6 is the most the known phrases give; measured 2026-11-22: 5.02, 5.34, 3.00,
     /// 4.62, 4.09 -- one-cell units cannot turn, so problem 1 has no `r'lyeh`).
     #[test]
     fn routes_follow_the_rules_and_spell_densely() {
@@ -379,7 +410,8 @@ mod tests {
         )
         .unwrap();
         let counts = vec![1; phrases.len()];
-        for (id, density) in [(6, 4.8), (24, 5.0), (1, 2.8), (14, 4.3), (18, 3.8)] {
+        let cases = [(6, 4.8), (24, 5.0), (1, 2.8), (14, 4.3), (18, 3.8)];
+        for ((id, density), broad) in cases.into_iter().flat_map(|c| [(c, false), (c, true)]) {
             let setup = Setup::bundled(id);
             let mut game = Game::new(&setup, setup.problem.source_seeds[0]);
             let mut planner = Planner::new(&phrases);
@@ -412,6 +444,7 @@ mod tests {
                         goal,
                         state,
                         counts: &counts,
+                        broad,
                     })
                     .unwrap_or_else(|| panic!("problem {id}: no DP route to {goal:?}"));
                 assert_eq!(
@@ -437,7 +470,7 @@ mod tests {
             }
             assert!(
                 points as f64 >= density * rows as f64,
-                "problem {id}: {points} points over {rows} rows"
+                "problem {id} (broad {broad}): {points} points over {rows} rows"
             );
         }
     }

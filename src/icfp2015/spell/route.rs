@@ -47,6 +47,11 @@ pub struct Scribe<'p> {
     /// `use_dp` holds (the caller turns it off when time runs short).
     planner: Planner,
     pub use_dp: bool,
+    /// Whether the DP searches the whole width with more states (`dp::Request::broad`); set
+    /// by [`Self::pace`].
+    pub dp_broad: bool,
+    /// The broad routes so far and their time in seconds.
+    broad_routes: (u32, f64),
     /// The rest of a phrase spelled across the last lock (`span.rs`): the next unit's first
     /// commands, with their bytes.
     pending: Vec<(Command, u8)>,
@@ -89,6 +94,8 @@ impl<'p> Scribe<'p> {
             spam_state: PhraseSet::START,
             planner: Planner::new(&spam),
             use_dp: true,
+            dp_broad: false,
+            broad_routes: (0, 0.0),
             pending: Vec::new(),
             spam,
             spam_index,
@@ -98,6 +105,22 @@ impl<'p> Scribe<'p> {
             counts: vec![0; phrases.len()],
             text: Vec::new(),
         }
+    }
+
+    /// Chooses the DP's breadth from the time `remaining` for the routes of `left` units, the
+    /// routes so far having taken `mean` seconds each: broad while the time holds
+    /// [`BROAD_MARGIN`] x the units left at the broad routes' own pace (before the first, 3 x
+    /// `mean`; the game's first route is narrow), so broad routes spend only what the narrow ones leave (the schedule's estimate
+    /// is narrow). Judged on the overall mean instead, the broad routes took the time the
+    /// narrow DP needed at the end (problem 14, `-t 30 -c 2`, load 5.6: 98,048 and 85,262).
+    pub fn pace(&mut self, remaining: f64, left: usize, mean: f64) {
+        let (routes, time) = self.broad_routes;
+        let pace = if routes == 0 {
+            3.0 * mean
+        } else {
+            time / f64::from(routes)
+        };
+        self.dp_broad = self.use_dp && pace > 0.0 && remaining > BROAD_MARGIN * left as f64 * pace;
     }
 
     /// Whether any phrase can be tried at all: without one, routes go straight to their locks.
@@ -189,6 +212,17 @@ impl<'p> Scribe<'p> {
     /// next unit's lock, `next_goal`, an unused phrase too long for one unit may be split
     /// across this lock.
     pub fn route(&mut self, game: &mut Game, goal: Pos, next_goal: Option<Pos>, spell: bool) {
+        let started = std::time::Instant::now();
+        let broad = self.dp_broad && self.use_dp && spell;
+        self.route_spans(game, goal, next_goal, spell);
+        if broad {
+            self.broad_routes.0 += 1;
+            self.broad_routes.1 += started.elapsed().as_secs_f64();
+        }
+    }
+
+    /// [`Self::route`] without the timing.
+    fn route_spans(&mut self, game: &mut Game, goal: Pos, next_goal: Option<Pos>, spell: bool) {
         if !self.pending.is_empty() {
             self.finish_span(game, goal);
             return;
@@ -494,6 +528,7 @@ impl<'p> Scribe<'p> {
                 goal,
                 state: spam_before,
                 counts: &spam_counts,
+                broad: self.dp_broad,
             });
             if let Some(dp) = dp {
                 let before = self.phrases.power_score(&counts_before);
@@ -539,6 +574,10 @@ fn lock_by(game: &mut Game, commands: &[Command]) {
 
 /// Units at the start of a game that may start a phrase spelled across their lock.
 const SPAN_UNITS: u32 = 40;
+
+/// How many times the broad routes of the units left the time left must hold for the DP to
+/// search broad (see [`Scribe::pace`]); the same margin as the narrow DP's in `solve.rs`.
+const BROAD_MARGIN: f64 = 1.5;
 
 #[cfg(test)]
 mod tests {
@@ -591,5 +630,63 @@ mod tests {
             let distinct = scored.counts.iter().filter(|&&n| n > 0).count() as u64;
             assert!(uses > distinct, "problem {id}: {:?}", scored.counts);
         }
+    }
+
+    /// The same locks (each unit's deepest) routed with the narrow and the broad DP: both texts
+    /// are legal and lock every unit, and on problem 14's 50-column board (one-cell units that
+    /// cannot turn, lanes beside its drawing) the broad routes spell more.
+    #[test]
+    fn broad_routes_are_legal_and_spell_more_on_wide_boards() {
+        let phrases = PhraseSet::known();
+        for (id, more) in [(14, true), (6, false), (24, false)] {
+            let setup = setup(id);
+            let seed = setup.problem.source_seeds[0];
+            let mut power = [0u64; 2];
+            for (b, broad) in [false, true].into_iter().enumerate() {
+                let mut game = Game::new(&setup, seed);
+                let mut scribe = Scribe::for_setup(&phrases, &setup);
+                scribe.dp_broad = broad;
+                for _ in 0..30 {
+                    if game.is_over() {
+                        break;
+                    }
+                    let goal = placements(&game)
+                        .into_iter()
+                        .max_by_key(|p| (p.pos.y, p.pos.x))
+                        .unwrap()
+                        .pos;
+                    let locked = game.locked();
+                    scribe.route(&mut game, goal, None, true);
+                    assert_eq!(game.locked(), locked + 1, "problem {id} broad {broad}");
+                }
+                let scored = evaluate(&setup, seed as u64, scribe.text(), &phrases).unwrap();
+                assert_eq!(scored.error, None, "problem {id} broad {broad}");
+                assert_eq!(scored.power_score, scribe.power_score(), "problem {id}");
+                power[b] = scored.power_score;
+            }
+            if more {
+                assert!(power[1] > power[0], "problem {id}: {power:?}");
+            }
+        }
+    }
+
+    /// Broad only while the time left holds the units left at the broad pace with the margin;
+    /// never on a game's first route, nor without the DP.
+    #[test]
+    fn pace_goes_broad_only_with_time_to_spare() {
+        let phrases = PhraseSet::known();
+        let mut scribe = Scribe::new(&phrases);
+        scribe.pace(10.0, 100, 0.0);
+        assert!(!scribe.dp_broad, "the first route is narrow");
+        scribe.pace(10.0, 100, 0.01);
+        assert!(scribe.dp_broad, "10 s hold 100 units at 3 x 10 ms x 1.5");
+        scribe.pace(4.0, 100, 0.01);
+        assert!(!scribe.dp_broad, "4 s do not");
+        scribe.broad_routes = (10, 0.1);
+        scribe.pace(2.0, 100, 0.05);
+        assert!(scribe.dp_broad, "the broad routes' own pace: 10 ms");
+        scribe.use_dp = false;
+        scribe.pace(2.0, 100, 0.05);
+        assert!(!scribe.dp_broad, "no DP, no broad DP");
     }
 }

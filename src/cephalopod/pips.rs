@@ -121,16 +121,19 @@ impl Expected {
 
 /// Inserts a level can take between two `Level::make_room` calls: its vectors and map have room
 /// for them, so an insert checks nothing and nothing moves while a board's moves are followed.
-const ROOM_CHUNK: usize = 4096;
+const ROOM_CHUNK: usize = 1024;
 /// The most children a board adds to one level: at most 9 empty cells with at most 11 captures
 /// each (every subset of 2+ of 4 neighbours).
 const MAX_MOVES: usize = 99;
 
 impl Level {
+    #[inline(always)]
     fn clear(&mut self, expected: Expected, window: [(u16, u16); 10]) {
         self.begin_map(expected.nodes / 2);
         self.boards = 0;
-        self.by_empty.iter_mut().for_each(Vec::clear);
+        for (empty, bucket) in self.by_empty.iter_mut().enumerate() {
+            clear_for(bucket, if empty == 0 { 0 } else { expected.nodes / 2 });
+        }
         clear_for(&mut self.counts, expected.rows);
         self.window = window;
         self.widest_window = window.iter().map(|w| usize::from(w.1)).max().unwrap_or(0);
@@ -139,6 +142,7 @@ impl Level {
     }
 
     /// Empties the map, sized for about `boards` boards (at most half full).
+    #[inline(always)]
     fn begin_map(&mut self, boards: usize) {
         let capacity = (2 * boards).next_power_of_two().max(MIN_SLOTS);
         if capacity > self.slots.len() {
@@ -176,7 +180,8 @@ impl Level {
         self.by_empty.iter_mut().for_each(|b| b.reserve(n));
         self.counts.reserve(n * self.widest_window + 3);
         if 2 * (self.boards + n) > self.mask + 1 {
-            self.grow(self.boards + n);
+            // A quarter full after it, so a growing level rehashes rarely.
+            self.grow(2 * (self.boards + n));
         }
         self.room = n;
     }

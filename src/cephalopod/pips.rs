@@ -25,6 +25,7 @@ use super::board::Board;
 use super::engine::ANSWER_MASK;
 use super::memory;
 use super::tables::{Lanes, EMPTY_SHIFT, MOVE_BASE, MOVE_HASH_SUM, MOVE_IMAGE, MOVE_SPAN};
+use crate::core::prefetch::prefetch_read;
 
 /// The smallest map: 64 slots (1 KiB).
 const MIN_SLOTS: usize = 64;
@@ -605,11 +606,24 @@ fn walk<K: LaneOps>(
         let mut k = 0;
         // Captures add boards with more empty cells only, so this bucket is complete.
         while k < level.by_empty[empty_cells].len() {
+            let bucket = &level.by_empty[empty_cells];
+            // The walk's slots and windows are in hash and insertion order, not walk order:
+            // the slot 8 boards ahead and the window of the board 4 ahead are prefetched.
+            if let Some(&ahead) = bucket.get(k + 8) {
+                prefetch_read(level.slots.as_ptr().wrapping_add(ahead as usize));
+            }
+            if let Some(&ahead) = bucket.get(k + 4) {
+                // SAFETY: a bucket holds slot positions, below the map's capacity.
+                let slot = unsafe { level.slots.get_unchecked(ahead as usize) };
+                let (lo, _) = Range::unpack(slot.range);
+                let row = slot.base.wrapping_add(u32::from(lo)) as usize;
+                prefetch_read(level.counts.as_ptr().wrapping_add(row));
+            }
             // SAFETY: `k` is below the bucket's length, and a bucket holds slot positions.
             let Slot {
                 state, range, base, ..
             } = unsafe {
-                let h = *level.by_empty[empty_cells].get_unchecked(k);
+                let h = *bucket.get_unchecked(k);
                 *level.slots.get_unchecked(h as usize)
             };
             k += 1;

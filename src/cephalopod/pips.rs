@@ -208,13 +208,25 @@ impl Level {
         }
     }
 
+    /// Where `key`'s probe starts.
+    #[inline(always)]
+    fn home(&self, key: u32) -> usize {
+        (key.wrapping_mul(0x9e37_79b1) >> self.shift) as usize
+    }
+
+    /// Brings `key`'s first slot toward the cache, for a probe a board later.
+    #[inline(always)]
+    fn prefetch(&self, key: u32) {
+        prefetch_read(self.slots.as_ptr().wrapping_add(self.home(key)));
+    }
+
     /// Adds `key` reachable over `range` (packed), or widens its range; where its counts are
     /// (`Slot::base`). The rows of its range are zero where no parent has added to them yet.
     /// Needs `room` for one insert.
     #[inline(always)]
     fn reach<K: LaneOps>(&mut self, key: u32, range: u32, zero: K::V) -> u32 {
         self.reached += 1;
-        let mut h = (key.wrapping_mul(0x9e37_79b1) >> self.shift) as usize;
+        let mut h = self.home(key);
         loop {
             // SAFETY: `h` is below the capacity (the hash's top bits, or masked by `mask`),
             // which `begin_map` keeps within `slots`.
@@ -563,11 +575,46 @@ impl KernelRun for PipsRun<'_> {
     }
 }
 
+/// A walked board whose children are found but not yet merged: they are merged a board later,
+/// so that their slots, prefetched when they were found, are in cache by then.
+struct Pending {
+    /// Per child: its canonical state (low 32 bits), the symmetry from the board's frame to
+    /// its (bits 32..35) and whether it is a placement (bit 35; else a capture).
+    children: [u64; MAX_MOVES],
+    /// Children found.
+    len: usize,
+    /// The board's first row with children (an offset into its level's counts, which may move
+    /// before the merge).
+    from: usize,
+    span: usize,
+    /// Its children's first depth and their range.
+    at: u32,
+    child_range: u32,
+}
+
+impl Pending {
+    fn new() -> Pending {
+        Pending {
+            children: [0; MAX_MOVES],
+            len: 0,
+            from: 0,
+            span: 0,
+            at: 0,
+            child_range: 0,
+        }
+    }
+}
+
+/// `Pending::children`'s flag of a placement.
+const PLACEMENT: u64 = 1 << 35;
+
 // Inlined into each kernel's entry point, like the whole engine, so the lane operations compile
 // for that kernel's instruction set.
 /// Walks `level` (its boards complete but for its own captures' children, which the walk adds
 /// behind itself): hashes each board's terminals and last depth into `acc`, and adds its
 /// counts, one depth later, to each child's in `level` (a capture) or `next` (a placement).
+/// Each board's children are found, and their slots prefetched, before the board before it
+/// has its children merged.
 #[inline(always)]
 fn walk<K: LaneOps>(
     level: &mut Level,
@@ -580,6 +627,9 @@ fn walk<K: LaneOps>(
     // into a `memset` call per board.
     let zero = std::hint::black_box(K::zero());
     let mut rows = 0usize;
+    let mut pending = [Pending::new(), Pending::new()];
+    // Which of `pending` takes the children being found; the other waits to be merged.
+    let mut current = 0;
     for empty_cells in 1..level.by_empty.len() {
         let mut k = 0;
         // Captures add boards with more empty cells only, so this bucket is complete.
@@ -611,6 +661,8 @@ fn walk<K: LaneOps>(
                 let (first, n) = level.window[empty_cells];
                 first <= lo && hi < first + n
             });
+            // The board's rows are final: its parents have fewer empty cells (merged before
+            // this bucket began) or are in the level before.
             if hi == last {
                 let row = base.wrapping_add(u32::from(last)) as usize;
                 let ways = K::load(&level.counts[row]);
@@ -619,52 +671,33 @@ fn walk<K: LaneOps>(
             if lo >= last {
                 continue;
             }
-            if level.room < MAX_MOVES {
-                level.make_room();
-            }
-            if next.room < 9 {
-                next.make_room();
-            }
             let top = hi.min(last - 1);
             let span = usize::from(top - lo) + 1;
-            let child_range = Range::pack(lo + 1, top + 1);
-            // The parent's first row, and its children's rows' offset from their `base`.
+            // The parent's first row.
             let from = base.wrapping_add(u32::from(lo)) as usize;
-            let at = u32::from(lo) + 1;
             assert!(
                 from + span <= level.counts.len(),
                 "a board's counts lie in its level's"
             );
-            // SAFETY: `from + span` rows lie in the counts (asserted just above).
-            let parent = unsafe { level.counts.as_ptr().add(from) };
-            let board = Expansion {
-                state,
-                parent,
-                span,
-                at,
-                child_range,
-            };
-            // Each span its own loop, its rows unrolled (the spans of gen09_play are 1..=9).
-            let terminal = match span {
-                1 => expand::<K, 1>(level, next, board, zero),
-                2 => expand::<K, 2>(level, next, board, zero),
-                3 => expand::<K, 3>(level, next, board, zero),
-                4 => expand::<K, 4>(level, next, board, zero),
-                5 => expand::<K, 5>(level, next, board, zero),
-                6 => expand::<K, 6>(level, next, board, zero),
-                7 => expand::<K, 7>(level, next, board, zero),
-                8 => expand::<K, 8>(level, next, board, zero),
-                _ => expand::<K, 0>(level, next, board, zero),
-            };
+            let found = &mut pending[current];
+            found.from = from;
+            found.span = span;
+            found.at = u32::from(lo) + 1;
+            found.child_range = Range::pack(lo + 1, top + 1);
+            let terminal = find_children::<K>(level, next, state, found);
             if terminal != 0 {
                 let mut ways = K::zero();
                 for d in 0..span {
-                    // SAFETY: as for `parent` above.
-                    ways = K::add(ways, K::load(unsafe { &*parent.add(d) }));
+                    ways = K::add(ways, K::load(&level.counts[from + d]));
                 }
                 *acc = K::add(*acc, K::mul(ways, K::hash_lanes(terminal)));
             }
+            current ^= 1;
+            merge::<K>(level, next, &mut pending[current], zero);
         }
+        // This bucket's captures must be merged before the next bucket (their own) is walked.
+        current ^= 1;
+        merge::<K>(level, next, &mut pending[current], zero);
     }
     stats.levels += 1;
     stats.boards += level.boards;
@@ -673,40 +706,17 @@ fn walk<K: LaneOps>(
     stats.widest = stats.widest.max(level.boards);
 }
 
-/// A board whose moves are to be followed: its state, its counts (`span` rows for the depths
-/// whose children count, from its first), the first of its children's depths and their range.
-#[derive(Clone, Copy)]
-struct Expansion {
-    state: u32,
-    parent: *const Lanes,
-    span: usize,
-    at: u32,
-    child_range: u32,
-}
-
-/// Follows every move of `board`: each child found or added in `level` (a capture) or `next`
-/// (a placement), the board's counts added to its rows; `SPAN` is the board's span where it
-/// is 1..=8, else 0. Its terminal child (one empty cell filled without capture), or 0.
+/// Finds every child of `state` (each canonicalised, its slot in `level` (a capture) or `next`
+/// (a placement) prefetched) into `found`. Its terminal child (one empty cell filled without
+/// capture), or 0.
 #[inline(always)]
-fn expand<K: LaneOps, const SPAN: usize>(
-    level: &mut Level,
-    next: &mut Level,
-    board: Expansion,
-    zero: K::V,
-) -> u32 {
-    let Expansion {
-        state,
-        parent,
-        span,
-        at,
-        child_range,
-    } = board;
-    let span = if SPAN == 0 { span } else { SPAN };
+fn find_children<K: LaneOps>(level: &Level, next: &Level, state: u32, found: &mut Pending) -> u32 {
     // A child's lane 0 above this has more empty cells than the board: a capture.
     let captures_from = state | ((1 << EMPTY_SHIFT) - 1);
     let images = K::images(state);
     let mut empty = K::empty_slots(state);
     let mut terminal = 0;
+    let mut len = 0;
     while empty != 0 {
         let slot = empty.trailing_zeros();
         empty &= empty - 1;
@@ -717,36 +727,90 @@ fn expand<K: LaneOps, const SPAN: usize>(
         if lane0 > captures_from {
             for delta in moves {
                 let (key, symmetry) = K::smallest(K::add(images, K::load(delta)));
-                let child = level.reach::<K>(key, child_range, zero);
-                // SAFETY: nothing moves a level's counts while a board's moves are followed
-                // (`make_room`); the parent's rows lie in its level's counts (asserted by
-                // `walk`); the child's window holds its range, which now takes in
-                // `at..at + span`; a capture's child is another board.
+                level.prefetch(key);
+                // SAFETY: at most MAX_MOVES moves per board (`MAX_MOVES`).
                 unsafe {
-                    let rows = level
-                        .counts
-                        .as_mut_ptr()
-                        .add(child.wrapping_add(at) as usize);
-                    add_rows::<K, SPAN>(parent, rows, span, symmetry)
+                    *found.children.get_unchecked_mut(len) =
+                        u64::from(key) | u64::from(symmetry) << 32
                 };
+                len += 1;
             }
         } else if lane0 < 1 << EMPTY_SHIFT {
             // The last empty cell filled without capture: the game ends there.
             terminal = lane0;
         } else {
             let (key, symmetry) = K::smallest(first);
-            let child = next.reach::<K>(key, child_range, zero);
-            // SAFETY: as above; the child's rows are in the next level's counts.
+            next.prefetch(key);
+            // SAFETY: as above.
             unsafe {
-                let rows = next
-                    .counts
-                    .as_mut_ptr()
-                    .add(child.wrapping_add(at) as usize);
-                add_rows::<K, SPAN>(parent, rows, span, symmetry)
+                *found.children.get_unchecked_mut(len) =
+                    u64::from(key) | u64::from(symmetry) << 32 | PLACEMENT
             };
+            len += 1;
         }
     }
+    found.len = len;
     terminal
+}
+
+/// Merges the children `found` (then empties it): each found or added in `level` (a capture)
+/// or `next` (a placement), the board's counts added to its rows.
+#[inline(always)]
+fn merge<K: LaneOps>(level: &mut Level, next: &mut Level, found: &mut Pending, zero: K::V) {
+    if found.len == 0 {
+        return;
+    }
+    if level.room < MAX_MOVES {
+        level.make_room();
+    }
+    if next.room < 9 {
+        next.make_room();
+    }
+    // Each span its own loop, its rows unrolled (the spans of gen09_play are 1..=9).
+    match found.span {
+        1 => merge_span::<K, 1>(level, next, found, zero),
+        2 => merge_span::<K, 2>(level, next, found, zero),
+        3 => merge_span::<K, 3>(level, next, found, zero),
+        4 => merge_span::<K, 4>(level, next, found, zero),
+        5 => merge_span::<K, 5>(level, next, found, zero),
+        6 => merge_span::<K, 6>(level, next, found, zero),
+        7 => merge_span::<K, 7>(level, next, found, zero),
+        8 => merge_span::<K, 8>(level, next, found, zero),
+        _ => merge_span::<K, 0>(level, next, found, zero),
+    }
+    found.len = 0;
+}
+
+/// `merge` for a board of `SPAN` rows where it is 1..=8, else 0.
+#[inline(always)]
+fn merge_span<K: LaneOps, const SPAN: usize>(
+    level: &mut Level,
+    next: &mut Level,
+    found: &Pending,
+    zero: K::V,
+) {
+    let span = if SPAN == 0 { found.span } else { SPAN };
+    // SAFETY: `walk` asserted that the board's rows lie in its level's counts, and nothing
+    // moves them while its children are merged (`make_room` was called above).
+    let parent = unsafe { level.counts.as_ptr().add(found.from) };
+    for &child in &found.children[..found.len] {
+        let (key, symmetry) = (child as u32, (child >> 32) as u32 & 7);
+        let into = if child & PLACEMENT == 0 {
+            &mut *level
+        } else {
+            &mut *next
+        };
+        let base = into.reach::<K>(key, found.child_range, zero);
+        // SAFETY: the child's window holds its range, which now takes in `at..at + span`; a
+        // capture's child is another board than the parent.
+        unsafe {
+            let rows = into
+                .counts
+                .as_mut_ptr()
+                .add(base.wrapping_add(found.at) as usize);
+            add_rows::<K, SPAN>(parent, rows, span, symmetry)
+        };
+    }
 }
 
 /// Adds the parent's `span` rows (`SPAN` of them, unrolled, where it is not 0), permuted into

@@ -7,12 +7,12 @@
 // depths at which a board is reachable form one range, [lo, hi]; its counts are one `Lanes`
 // per depth of that range (lane t: the paths to the board that symmetry t maps onto it).
 //
-// Where a board's counts live before its range is known: a capture of k dice keeps the pips
-// and adds k - 1 (1..=3) to pips - dice, so from a start board a board is reached after
-// exactly (its pips - the start's) placements and between a third of and all of the growth
-// of pips - dice in captures. That bounds its depths by its pip level and empty cells alone
-// (`Windows`), so each board gets a counts window of that many rows when it is first reached
-// (about twice the rows its range will need), and one walk per level does everything:
+// Where a board's counts live before its range is known: in a window of exactly the range its
+// first parent gives it, moved to the end of its level's counts when a later parent widens
+// the range (rare: 9,402 of gen09_play's 1.71 M edges). The depths of a board are bounded by
+// its pip level and empty cells alone (a capture of k dice keeps the pips and adds k - 1 to
+// pips - dice: `Seeds::windows`), which sizes the room kept for inserts. One walk per level
+// does everything:
 // boards by empty cells ascending (dice descending; captures only add boards later in the
 // walk), each board's counts final when it is reached; its moves generated once, each child
 // canonicalised, found or added (this level: a capture; the next: a placement), its range
@@ -35,7 +35,7 @@ const MAX_LEVEL_BOARDS: usize = 1 << 24;
 /// One board of a level, where its map put it: its canonical state (0: the slot is empty; no
 /// board of a level is full, so none is 0), the first and last depth at which it is reachable
 /// (capped at the last depth whose children still count), and where its counts window starts
-/// minus the window's first depth (so depth d's counts are at `base + d`). A probe that finds
+/// minus its first depth (so depth d's counts are at `base + d`). A probe that finds
 /// the board has its range and counts in the same 16 bytes.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
@@ -77,11 +77,12 @@ struct Level {
     boards: usize,
     /// Slot positions by empty cells (1..=9): the walk order.
     by_empty: [Vec<u32>; 10],
-    /// Each board's counts window, board after board in the order they were reached.
+    /// Each board's counts window (its range's rows), board after board in the order they
+    /// were reached or moved.
     counts: Vec<Lanes>,
-    /// Per number of empty cells: the first depth of a board's window, and its rows.
+    /// Per number of empty cells: the first depth and the rows a board's range may take.
     window: [(u16, u16); 10],
-    /// The most rows of a window.
+    /// The most rows of a range.
     widest_window: usize,
     /// Inserts left before `make_room` must be called again.
     room: usize,
@@ -235,8 +236,7 @@ impl Level {
                 let (old, base) = (slot.range, slot.base);
                 let widened = K::min_halves(old, range);
                 if widened != old {
-                    slot.range = widened;
-                    self.zero_new_rows::<K>(base, old, widened);
+                    return self.relocate(h, widened);
                 }
                 return base;
             }
@@ -247,36 +247,49 @@ impl Level {
         }
     }
 
-    /// Zeroes the rows of a board's range `widened` outside its range `old` (a range widened
-    /// by a parent: the rows in between are part of it too).
+    /// Gives the board at slot `h`, its range widened to `widened`, a new window of exactly
+    /// that range at the end of the counts: its rows copied, the new ones zeroed; its new base.
+    /// Rare (gen09_play: 9,402 of 1.71 M edges widen a range), so windows are kept exact
+    /// rather than as wide as the depth bound (`Seeds::windows`, ~2x the rows in use).
+    /// Needs `room` for one insert; takes it.
     #[inline(never)]
-    fn zero_new_rows<K: LaneOps>(&mut self, base: u32, old: u32, widened: u32) {
-        let (old_lo, old_hi) = Range::unpack(old);
+    fn relocate(&mut self, h: usize, widened: u32) -> u32 {
+        assert!(self.room > 0, "a relocation without room");
+        self.room -= 1;
+        let slot = &mut self.slots[h];
+        let (old_lo, old_hi) = Range::unpack(slot.range);
         let (lo, hi) = Range::unpack(widened);
-        let zero = std::hint::black_box(K::zero());
-        for d in (lo..old_lo).chain(old_hi + 1..=hi) {
-            let row = base.wrapping_add(u32::from(d)) as usize;
-            // SAFETY: the window holds every depth some start board can reach the board at
-            // (`Seeds::windows`), and so its range.
-            unsafe { K::store(&mut *self.counts.as_mut_ptr().add(row), zero) };
+        let old_base = slot.base;
+        let offset = self.counts.len();
+        let base = (offset as u32).wrapping_sub(u32::from(lo));
+        slot.range = widened;
+        slot.base = base;
+        for d in lo..=hi {
+            let ways = if (old_lo..=old_hi).contains(&d) {
+                self.counts[old_base.wrapping_add(u32::from(d)) as usize]
+            } else {
+                Lanes::default()
+            };
+            self.counts.push(ways);
         }
+        base
     }
 
-    /// Adds `key` at the empty slot `h`, with a window whose rows in `range` are zero.
+    /// Adds `key` at the empty slot `h`, with a window of exactly `range`, zeroed.
     #[inline(always)]
     fn insert<K: LaneOps>(&mut self, h: usize, key: u32, range: u32, zero: K::V) -> u32 {
         assert!(self.room > 0, "an insert without room");
         self.room -= 1;
         self.boards += 1;
         // SAFETY: `make_room` keeps the map at most half full and the vectors with spare
-        // capacity for `room` more inserts; `empty` is at most 9 (a field of 5 bits, and no
-        // board of a level is empty: `Seeds::windows` gives a window to 1..=9 only).
+        // capacity for `room` more inserts (a range is at most `widest_window` rows); `empty`
+        // is at most 9 (a field of 5 bits).
         unsafe {
             let empty = (key >> EMPTY_SHIFT) as usize;
-            let (first_depth, rows) = *self.window.get_unchecked(empty);
+            let (lo, hi) = Range::unpack(range);
             let offset = self.counts.len();
-            self.counts.set_len(offset + usize::from(rows));
-            let base = (offset as u32).wrapping_sub(u32::from(first_depth));
+            self.counts.set_len(offset + usize::from(hi - lo) + 1);
+            let base = (offset as u32).wrapping_sub(u32::from(lo));
             *self.slots.get_unchecked_mut(h) = Slot {
                 state: key,
                 range,
@@ -286,9 +299,7 @@ impl Level {
             let bucket = self.by_empty.get_unchecked_mut(empty);
             bucket.as_mut_ptr().add(bucket.len()).write(h as u32);
             bucket.set_len(bucket.len() + 1);
-            // Four rows at a time: past the range they are still the window's own (the last
-            // window of the level) or spare room (`make_room` keeps 3 rows more).
-            let (lo, hi) = Range::unpack(range);
+            // Four rows at a time: past the range is spare room (`make_room` keeps 3 rows more).
             let row = self
                 .counts
                 .as_mut_ptr()

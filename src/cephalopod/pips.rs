@@ -7,85 +7,44 @@
 // depths at which a board is reachable form one range, [lo, hi]; its counts are one `Lanes`
 // per depth of that range (lane t: the paths to the board that symmetry t maps onto it).
 //
-// Levels are pip counts relative to the start. Per level, two passes:
-//   discover: walk the level's boards by empty cells ascending (dice descending); each board's
-//             range is final when the walk reaches it, so its counts row is laid out (and
-//             zeroed) there, and its moves are generated once: each child canonicalised once
-//             and recorded as an edge (child, symmetry); children land in this level (a
-//             capture: more empty cells, later in the walk) or the next (a plain placement);
-//             their depth ranges grow as their parents are seen. The one child of a board
-//             with one empty cell and no capture is terminal: kept in the board's walk record;
-//   push:     once the next level is discovered (its rows laid out), every board's counts are
-//             final in the same walk order: each edge adds the parent's counts, permuted into
-//             the child's frame and one depth later, to the child; terminals and the last depth
-//             are hashed.
-// Three levels are live at once (pushing p - 1, discovered p, discovering p + 1). The maps
-// from board to node are open-addressing tables, zeroed (the part a level uses) per level.
+// Where a board's counts live before its range is known: in a window of exactly the range its
+// first parent gives it, moved to the end of its level's counts when a later parent widens
+// the range (rare: 9,402 of gen09_play's 1.71 M edges). The depths of a board are bounded by
+// its pip level and empty cells alone (a capture of k dice keeps the pips and adds k - 1 to
+// pips - dice: `Seeds::windows`), which sizes the room kept for inserts. One walk per level
+// does everything:
+// boards by empty cells ascending (dice descending; captures only add boards later in the
+// walk), each board's counts final when it is reached; its moves generated once, each child
+// canonicalised, found or added (this level: a capture; the next: a placement), its range
+// widened and the parent's counts added along, permuted into its frame, one depth later.
+// Terminals and the last depth are hashed. Two levels are live at once; the maps from board
+// to node are open-addressing tables, zeroed (the part a level uses) per level.
 
 use super::arch::{enter, Kernel, KernelRun, LaneOps};
 use super::board::Board;
 use super::engine::{children_hash, move_entry, ANSWER_MASK};
 use super::memory;
 use super::tables::{Lanes, EMPTY_SHIFT, MOVE_IMAGE, MOVE_SPAN};
+use crate::core::prefetch::prefetch_read;
 
-/// An edge is one u32: the child's node index (bits 0..27) and the symmetry from the parent's
-/// frame to the child's (27..30). Edges to the parent's own level (captures) and to the next
-/// (placements) are kept apart, so the push needs no per-edge choice of level.
-const EDGE_INDEX_MASK: u32 = (1 << 27) - 1;
-const EDGE_SYMMETRY_SHIFT: u32 = 27;
-/// At most 9 empty cells with at most 11 captures each (every subset of 2+ of 4 neighbours).
-const MAX_MOVES: usize = 99;
-
-/// The smallest map: 512 bytes, below glibc's large-request size (which would consolidate the
-/// heap first: 25 k instructions on a tiny case).
+/// The smallest map: 64 slots (1 KiB).
 const MIN_SLOTS: usize = 64;
-/// Table slots: node index (bits 32..64) | key (0..32), so a probe compares the low half as it
-/// is; 0 is empty (no key is 0: a board of a level has an empty cell). Indices stay below 2^24.
-const SLOT_INDEX_MASK: u64 = 0xff_ffff;
+/// Boards of one level stay below 2^24 (an assert in `Level::make_room`).
+const MAX_LEVEL_BOARDS: usize = 1 << 24;
 
-/// Board-to-node map of one level: open addressing, multiplicative hashing; the slots a level
-/// uses are zeroed when it begins (cheaper per probe than a generation stamp per slot, and no
-/// `calloc` zeroing through `memset`, which callgrind counts per byte).
-#[derive(Default)]
-struct Index {
-    slots: Vec<u64>,
-    mask: usize,
-    /// 32 - log2(capacity).
-    shift: u32,
-}
-
-impl Index {
-    /// Empties the map, sized for about `expected` boards so it rarely grows.
-    fn begin(&mut self, expected: usize) {
-        let capacity = (2 * expected).next_power_of_two().max(MIN_SLOTS);
-        if capacity > self.slots.len() {
-            self.slots = Vec::new();
-            self.slots = Vec::with_capacity(capacity);
-            memory::hint_huge_pages(self.slots.as_ptr().cast(), 8 * capacity);
-        }
-        // A zero the compiler cannot see, so the loop stays vector stores, not a `memset` call.
-        let zero = std::hint::black_box(0u64);
-        let out = self.slots.as_mut_ptr();
-        for h in 0..capacity {
-            // SAFETY: `capacity` is at most the allocation's (grown just above if not).
-            unsafe { *out.add(h) = zero };
-        }
-        // SAFETY: the first `capacity` slots were written just above.
-        unsafe { self.slots.set_len(self.slots.len().max(capacity)) };
-        self.mask = capacity - 1;
-        self.shift = 32 - capacity.trailing_zeros();
-    }
-}
-
-/// One board of a level: its canonical state, the first and last depth at which it is
-/// reachable (capped at the last depth whose children still count), and where its counts
-/// start minus `lo` (so depth d's counts are at `base + d`), set when the walk reaches it.
+/// One board of a level, where its map put it: its canonical state (0: the slot is empty; no
+/// board of a level is full, so none is 0), the first and last depth at which it is reachable
+/// (capped at the last depth whose children still count), and where its counts window starts
+/// minus its first depth (so depth d's counts are at `base + d`). A probe that finds
+/// the board has its range and counts in the same 16 bytes.
 #[derive(Clone, Copy, Debug, Default)]
-struct Node {
+#[repr(C, align(16))]
+struct Slot {
     state: u32,
     /// `lo..=hi` as `Range::pack`s it.
     range: u32,
     base: u32,
+    unused: u32,
 }
 
 /// A depth range `lo..=hi` packed as lo (bits 0..16) and !hi (16..32), so that widening one range
@@ -104,36 +63,31 @@ impl Range {
     }
 }
 
-/// A board as the discover walk met it, in walk order: what the push pass needs.
-#[derive(Clone, Copy, Debug)]
-struct Walked {
-    state: u32,
-    lo: u16,
-    hi: u16,
-    /// Its counts: `counts[offset..offset + hi - lo + 1]`.
-    offset: u32,
-    /// Its edges to the next level end here (and start where the previous board's end).
-    edge_end: u32,
-    /// Its edges to its own level likewise.
-    same_end: u32,
-    /// Its terminal child in its own frame (one empty cell, no capture), or 0.
-    terminal: u32,
-}
-
-/// The boards of one pip level and what the two passes know of them.
+/// The boards of one pip level and their counts.
 #[derive(Default)]
 struct Level {
-    index: Index,
-    nodes: Vec<Node>,
-    /// Node indices by empty cells (1..=9): the walk order.
+    /// Board-to-slot map: open addressing, multiplicative hashing; the slots a level uses are
+    /// zeroed when it begins (no `calloc` zeroing through `memset`, which callgrind counts per
+    /// byte).
+    slots: Vec<Slot>,
+    mask: usize,
+    /// 32 - log2(capacity).
+    shift: u32,
+    /// Boards in the map.
+    boards: usize,
+    /// Slot positions by empty cells (1..=9): the walk order.
     by_empty: [Vec<u32>; 10],
-    walk: Vec<Walked>,
-    /// One `Lanes` per depth of each board's range, board after board in walk order.
+    /// Each board's counts window (its range's rows), board after board in the order they
+    /// were reached or moved.
     counts: Vec<Lanes>,
-    /// Edges to the next level, board after board in walk order.
-    edges: Vec<u32>,
-    /// Edges to this level (captures) likewise.
-    same_edges: Vec<u32>,
+    /// Per number of empty cells: the first depth and the rows a board's range may take.
+    window: [(u16, u16); 10],
+    /// The most rows of a range.
+    widest_window: usize,
+    /// Inserts left before `make_room` must be called again.
+    room: usize,
+    /// Boards found or added (edges followed), for `--stats`.
+    reached: usize,
 }
 
 /// Empties `v` with room for `n` elements: a fresh allocation when it must grow (so nothing is
@@ -153,90 +107,216 @@ fn clear_for<T>(v: &mut Vec<T>, n: usize) {
 struct Expected {
     nodes: usize,
     rows: usize,
-    edges: usize,
-    same_edges: usize,
 }
 
 impl Expected {
     /// Room for a level after `done` (walked) and `partial` (being filled by that walk).
     fn after(done: &Level, partial: &Level) -> Expected {
-        let walked = done.nodes.len().max(1);
-        let nodes = 4 * done.nodes.len().max(partial.nodes.len());
+        let walked = done.boards.max(1);
+        let nodes = 4 * done.boards.max(partial.boards);
         Expected {
             nodes,
             rows: nodes * (done.counts.len() / walked + 1),
-            edges: nodes * (done.edges.len() / walked + 1),
-            same_edges: nodes * (done.same_edges.len() / walked + 1),
         }
     }
 }
 
+/// Inserts a level can take between two `Level::make_room` calls (at most; a small level gets
+/// room for its own size, at least `MAX_MOVES`): its vectors and map have room for them, so an
+/// insert checks nothing and nothing moves while a board's moves are followed.
+const ROOM_CHUNK: usize = 1024;
+/// The most children a board adds to one level: at most 9 empty cells with at most 11 captures
+/// each (every subset of 2+ of 4 neighbours).
+const MAX_MOVES: usize = 99;
+
 impl Level {
-    fn clear(&mut self, expected: Expected) {
-        self.index.begin(expected.nodes / 2);
-        clear_for(&mut self.nodes, expected.nodes);
-        self.by_empty.iter_mut().for_each(Vec::clear);
-        clear_for(&mut self.walk, expected.nodes);
+    #[inline(always)]
+    fn clear(&mut self, expected: Expected, window: [(u16, u16); 10]) {
+        self.begin_map(expected.nodes / 2);
+        self.boards = 0;
+        for (empty, bucket) in self.by_empty.iter_mut().enumerate() {
+            clear_for(bucket, if empty == 0 { 0 } else { expected.nodes / 2 });
+        }
         clear_for(&mut self.counts, expected.rows);
-        clear_for(&mut self.edges, expected.edges);
-        clear_for(&mut self.same_edges, expected.same_edges);
+        self.window = window;
+        self.widest_window = window.iter().map(|w| usize::from(w.1)).max().unwrap_or(0);
+        self.room = 0;
+        self.reached = 0;
+    }
+
+    /// Empties the map, sized for about `boards` boards (at most half full).
+    #[inline(always)]
+    fn begin_map(&mut self, boards: usize) {
+        let capacity = (2 * boards).next_power_of_two().max(MIN_SLOTS);
+        if capacity > self.slots.len() {
+            self.slots = Vec::new();
+            self.slots = Vec::with_capacity(capacity);
+            memory::hint_huge_pages(self.slots.as_ptr().cast(), 16 * capacity);
+        }
+        // A zero the compiler cannot see, so the loop stays vector stores, not a `memset` call.
+        let zero = std::hint::black_box(0u64);
+        let out = self.slots.as_mut_ptr().cast::<u64>();
+        for h in 0..2 * capacity {
+            // SAFETY: `capacity` slots of 16 bytes are at most the allocation's (grown just
+            // above if not).
+            unsafe { *out.add(h) = zero };
+        }
+        // SAFETY: the first `capacity` slots were written just above (all zero: a valid `Slot`).
+        unsafe { self.slots.set_len(self.slots.len().max(capacity)) };
+        self.mask = capacity - 1;
+        self.shift = 32 - capacity.trailing_zeros();
     }
 
     fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.boards == 0
     }
 
-    /// Adds `key` reachable over `range` (packed), or widens its range; its node index.
+    /// Makes room for up to `ROOM_CHUNK` inserts without a check (a fresh level has none).
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self) {
+        // Small levels small chunks: a tiny case's map and vectors stay small (cg02 1.32 M
+        // instructions with 1024 a time, the old engine's 0.89 M).
+        let n = self.boards.clamp(MAX_MOVES, ROOM_CHUNK);
+        assert!(
+            self.boards + n <= MAX_LEVEL_BOARDS,
+            "a pip level of 2^24 boards"
+        );
+        self.by_empty.iter_mut().for_each(|b| b.reserve(n));
+        self.counts.reserve(n * self.widest_window + 3);
+        if 2 * (self.boards + n) > self.mask + 1 {
+            // A quarter full after it, so a growing level rehashes rarely.
+            self.grow(2 * (self.boards + n));
+        }
+        self.room = n;
+    }
+
+    /// Rebuilds the map with room for `boards` boards at least, moving every board's slot and
+    /// its place in the walk order with it.
+    fn grow(&mut self, boards: usize) {
+        let old = std::mem::take(&mut self.slots);
+        self.begin_map(boards);
+        for bucket in &mut self.by_empty {
+            for at in bucket.iter_mut() {
+                let slot = old[*at as usize];
+                let mut h = (slot.state.wrapping_mul(0x9e37_79b1) >> self.shift) as usize;
+                while self.slots[h].state != 0 {
+                    h = (h + 1) & self.mask;
+                }
+                self.slots[h] = slot;
+                *at = h as u32;
+            }
+        }
+    }
+
+    /// Where `key`'s probe starts.
     #[inline(always)]
-    fn reach<K: LaneOps>(&mut self, key: u32, range: u32) -> u32 {
-        let mut h = (key.wrapping_mul(0x9e37_79b1) >> self.index.shift) as usize;
+    fn home(&self, key: u32) -> usize {
+        (key.wrapping_mul(0x9e37_79b1) >> self.shift) as usize
+    }
+
+    /// Brings `key`'s first slot toward the cache, for a probe a board later.
+    #[inline(always)]
+    fn prefetch(&self, key: u32) {
+        prefetch_read(self.slots.as_ptr().wrapping_add(self.home(key)));
+    }
+
+    /// Adds `key` reachable over `range` (packed), or widens its range; where its counts are
+    /// (`Slot::base`). The rows of its range are zero where no parent has added to them yet.
+    /// Needs `room` for one insert.
+    #[inline(always)]
+    fn reach<K: LaneOps>(&mut self, key: u32, range: u32, zero: K::V) -> u32 {
+        self.reached += 1;
+        let mut h = self.home(key);
         loop {
             // SAFETY: `h` is below the capacity (the hash's top bits, or masked by `mask`),
-            // which `Index::begin` keeps within `slots`.
-            let slot = unsafe { *self.index.slots.get_unchecked(h) };
-            if slot as u32 == key {
-                let i = (slot >> 32) as u32;
-                // SAFETY: an index in a slot was a node's when inserted, and nodes are only
-                // cleared with the map.
-                let node = unsafe { self.nodes.get_unchecked_mut(i as usize) };
-                node.range = K::min_halves(node.range, range);
-                return i;
+            // which `begin_map` keeps within `slots`.
+            let slot = unsafe { self.slots.get_unchecked_mut(h) };
+            if slot.state == key {
+                let (old, base) = (slot.range, slot.base);
+                let widened = K::min_halves(old, range);
+                if widened != old {
+                    return self.relocate(h, widened);
+                }
+                return base;
             }
-            if slot == 0 {
-                return self.insert(h, key, range);
+            if slot.state == 0 {
+                return self.insert::<K>(h, key, range, zero);
             }
-            h = (h + 1) & self.index.mask;
+            h = (h + 1) & self.mask;
         }
     }
 
+    /// Gives the board at slot `h`, its range widened to `widened`, a new window of exactly
+    /// that range at the end of the counts: its rows copied, the new ones zeroed; its new base.
+    /// Rare (gen09_play: 9,402 of 1.71 M edges widen a range), so windows are kept exact
+    /// rather than as wide as the depth bound (`Seeds::windows`, ~2x the rows in use).
+    /// Needs `room` for one insert; takes it.
+    #[inline(never)]
+    fn relocate(&mut self, h: usize, widened: u32) -> u32 {
+        assert!(self.room > 0, "a relocation without room");
+        self.room -= 1;
+        let slot = &mut self.slots[h];
+        let (old_lo, old_hi) = Range::unpack(slot.range);
+        let (lo, hi) = Range::unpack(widened);
+        let old_base = slot.base;
+        let offset = self.counts.len();
+        let base = (offset as u32).wrapping_sub(u32::from(lo));
+        slot.range = widened;
+        slot.base = base;
+        for d in lo..=hi {
+            let ways = if (old_lo..=old_hi).contains(&d) {
+                self.counts[old_base.wrapping_add(u32::from(d)) as usize]
+            } else {
+                Lanes::default()
+            };
+            self.counts.push(ways);
+        }
+        base
+    }
+
+    /// Adds `key` at the empty slot `h`, with a window of exactly `range`, zeroed.
     #[inline(always)]
-    fn insert(&mut self, h: usize, key: u32, range: u32) -> u32 {
-        let i = self.nodes.len();
-        assert!(i <= SLOT_INDEX_MASK as usize, "a pip level of 2^24 boards");
-        self.index.slots[h] = (i as u64) << 32 | u64::from(key);
-        self.nodes.push(Node {
-            state: key,
-            range,
-            base: 0,
-        });
-        self.by_empty[(key >> EMPTY_SHIFT) as usize].push(i as u32);
-        if 2 * self.nodes.len() > self.index.mask + 1 {
-            self.grow();
-        }
-        i as u32
-    }
-
-    /// Doubles the map's capacity and re-inserts the level's boards.
-    #[cold]
-    fn grow(&mut self) {
-        let index = &mut self.index;
-        index.begin(index.mask + 1);
-        for (i, node) in self.nodes.iter().enumerate() {
-            let mut h = (node.state.wrapping_mul(0x9e37_79b1) >> index.shift) as usize;
-            while index.slots[h] != 0 {
-                h = (h + 1) & index.mask;
+    fn insert<K: LaneOps>(&mut self, h: usize, key: u32, range: u32, zero: K::V) -> u32 {
+        assert!(self.room > 0, "an insert without room");
+        self.room -= 1;
+        self.boards += 1;
+        // SAFETY: `make_room` keeps the map at most half full and the vectors with spare
+        // capacity for `room` more inserts (a range is at most `widest_window` rows); `empty`
+        // is at most 9 (a field of 5 bits).
+        unsafe {
+            let empty = (key >> EMPTY_SHIFT) as usize;
+            let (lo, hi) = Range::unpack(range);
+            let offset = self.counts.len();
+            self.counts.set_len(offset + usize::from(hi - lo) + 1);
+            let base = (offset as u32).wrapping_sub(u32::from(lo));
+            *self.slots.get_unchecked_mut(h) = Slot {
+                state: key,
+                range,
+                base,
+                unused: 0,
+            };
+            let bucket = self.by_empty.get_unchecked_mut(empty);
+            bucket.as_mut_ptr().add(bucket.len()).write(h as u32);
+            bucket.set_len(bucket.len() + 1);
+            // Four rows at a time: past the range is spare room (`make_room` keeps 3 rows more).
+            let row = self
+                .counts
+                .as_mut_ptr()
+                .add(base.wrapping_add(u32::from(lo)) as usize);
+            let rows = usize::from(hi - lo) + 1;
+            let mut d = 0;
+            loop {
+                K::store(&mut *row.add(d), zero);
+                K::store(&mut *row.add(d + 1), zero);
+                K::store(&mut *row.add(d + 2), zero);
+                K::store(&mut *row.add(d + 3), zero);
+                d += 4;
+                if d >= rows {
+                    break;
+                }
             }
-            index.slots[h] = (i as u64) << 32 | u64::from(node.state);
+            base
         }
     }
 }
@@ -266,20 +346,31 @@ fn pips_of(state: u32) -> u32 {
     (0..9).map(|slot| state >> (3 * slot) & 7).sum()
 }
 
+/// Pips minus dice: constant under a placement, grown by k - 1 by a capture of k dice.
+fn growth_of(state: u32) -> i32 {
+    pips_of(state) as i32 - 9 + (state >> EMPTY_SHIFT) as i32
+}
+
 /// The start's boards by pip level (pips relative to the fewest of them).
 struct Seeds {
     /// Indices into the start's boards, level after level.
     order: Vec<u32>,
     /// Level l's boards are `order[level_start[l]..level_start[l + 1]]`.
     level_start: Vec<u32>,
+    /// The fewest pips of a start board.
+    fewest: u32,
+    /// The distinct (pip level, pips - dice) of the start's boards.
+    kinds: Vec<(u32, i32)>,
 }
 
 impl Seeds {
     fn of(start: &Start) -> Seeds {
-        if let [_] = start.states {
+        if let [state] = start.states {
             return Seeds {
                 order: vec![0],
                 level_start: vec![0, 1],
+                fewest: pips_of(*state),
+                kinds: vec![(0, growth_of(*state))],
             };
         }
         let pips: Vec<u32> = start.states.iter().map(|&s| pips_of(s)).collect();
@@ -299,7 +390,20 @@ impl Seeds {
             order[*slot as usize] = i as u32;
             *slot += 1;
         }
-        Seeds { order, level_start }
+        let mut kinds: Vec<(u32, i32)> = start
+            .states
+            .iter()
+            .zip(&pips)
+            .map(|(&s, &p)| (p - fewest, growth_of(s)))
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        Seeds {
+            order,
+            level_start,
+            fewest,
+            kinds,
+        }
     }
 
     fn levels(&self) -> usize {
@@ -313,22 +417,41 @@ impl Seeds {
         }
     }
 
-    /// Puts level `p`'s boards into `level` (just cleared), reachable at the start's depth.
-    fn reach<K: LaneOps>(&self, start: &Start, p: usize, level: &mut Level) {
-        let range = Range::pack(start.depth, start.depth);
-        for &i in self.at(p) {
-            level.reach::<K>(start.states[i as usize], range);
+    /// The counts window of a board of pip level `level` by its empty cells: the depths at
+    /// which some start board can reach it, as [first depth, rows], capped at `last`. From a
+    /// start board s at depth d0, a board b takes (pips b - pips s) placements and c captures
+    /// with (growth b - growth s) / 3 <= c <= growth b - growth s (see `growth_of`).
+    fn windows(&self, depth: u16, last: u16, level: usize) -> [(u16, u16); 10] {
+        let mut window = [(0, 0); 10];
+        for (empty, out) in window.iter_mut().enumerate().skip(1) {
+            let growth = (self.fewest + level as u32) as i32 - 9 + empty as i32;
+            let (mut first, mut end) = (i32::MAX, i32::MIN);
+            for &(kind_level, kind_growth) in &self.kinds {
+                if kind_level as usize > level || kind_growth > growth {
+                    continue;
+                }
+                let placed = i32::from(depth) + (level as i32 - kind_level as i32);
+                let captures = growth - kind_growth;
+                first = first.min(placed + (captures + 2) / 3);
+                end = end.max(placed + captures);
+            }
+            let end = end.min(i32::from(last));
+            if first <= end {
+                *out = (first as u16, (end - first + 1) as u16);
+            }
         }
+        window
     }
 
-    /// Adds level `p`'s counts to their rows in `level` (laid out by its discover walk).
-    fn add_counts<K: LaneOps>(&self, start: &Start, p: usize, level: &mut Level) {
+    /// Adds level `p`'s boards to `level`, reachable at the start's depth, with their counts.
+    fn add<K: LaneOps>(&self, start: &Start, p: usize, level: &mut Level, zero: K::V) {
         let range = Range::pack(start.depth, start.depth);
         for &i in self.at(p) {
-            let node = level.reach::<K>(start.states[i as usize], range);
-            let row = level.nodes[node as usize]
-                .base
-                .wrapping_add(u32::from(start.depth));
+            if level.room == 0 {
+                level.make_room();
+            }
+            let base = level.reach::<K>(start.states[i as usize], range, zero);
+            let row = base.wrapping_add(u32::from(start.depth));
             let slot = &mut level.counts[row as usize];
             K::store(
                 slot,
@@ -345,9 +468,9 @@ pub struct PipStats {
     pub levels: usize,
     /// Distinct canonical boards.
     pub boards: usize,
-    /// Edges (board, move) recorded, terminals not counted.
+    /// Edges (board, move) followed, terminals not counted.
     pub edges: usize,
-    /// Counts rows: (board, depth) pairs, the layered engine's states.
+    /// Counts rows in use: (board, depth) pairs, the layered engine's states.
     pub rows: usize,
     /// The most boards of one level.
     pub widest: usize,
@@ -356,7 +479,7 @@ pub struct PipStats {
 /// The pip-ordered engine's working memory, kept between problems.
 #[derive(Default)]
 pub struct PipEngine {
-    levels: [Level; 3],
+    levels: [Level; 2],
     pub stats: PipStats,
 }
 
@@ -391,47 +514,26 @@ impl PipEngine {
         let seeds = Seeds::of(&start);
         // Children are kept up to depth - 1; the last depth is hashed without generating it.
         let last = (depth - 1).min(u32::from(u16::MAX) - 1) as u16;
-        self.levels[0].clear(Expected::default());
-        self.levels[1].clear(Expected::default());
-        seeds.reach::<K>(&start, 0, &mut self.levels[0]);
-        seeds.reach::<K>(&start, 1, &mut self.levels[1]);
+        let zero = std::hint::black_box(K::zero());
+        let [first, _] = &mut self.levels;
+        first.clear(Expected::default(), seeds.windows(start.depth, last, 0));
+        seeds.add::<K>(&start, 0, first, zero);
         let mut p = 0;
         loop {
-            let [pushing, current, next] = self.levels_at(p);
-            discover::<K>(current, next, last);
-            seeds.add_counts::<K>(&start, p, current);
-            if p > 0 {
-                push::<K>(pushing, current, last, &mut acc);
-            }
-            let current = &self.levels[p % 3];
-            let stats = &mut self.stats;
-            stats.levels += 1;
-            stats.boards += current.nodes.len();
-            stats.edges += current.edges.len() + current.same_edges.len();
-            stats.rows += current.counts.len();
-            stats.widest = stats.widest.max(current.nodes.len());
-            let [_, current, next] = self.levels_at(p);
-            if next.is_empty() && p + 2 >= seeds.levels() {
-                push::<K>(current, next, last, &mut acc);
+            let [a, b] = &mut self.levels;
+            let (current, next) = if p % 2 == 0 { (a, b) } else { (b, a) };
+            // `next` still holds level p - 1, walked: the room for level p + 1 follows from it.
+            let expected = Expected::after(next, current);
+            next.clear(expected, seeds.windows(start.depth, last, p + 1));
+            walk::<K>(current, next, last, &mut acc, &mut self.stats);
+            seeds.add::<K>(&start, p + 1, next, zero);
+            if next.is_empty() && p + 1 >= seeds.levels() {
                 break;
             }
-            let expected = Expected::after(current, next);
-            let after_next = &mut self.levels[(p + 2) % 3];
-            after_next.clear(expected);
-            seeds.reach::<K>(&start, p + 2, after_next);
             p += 1;
         }
+        self.stats.edges -= start.states.len();
         K::sum(acc) & ANSWER_MASK
-    }
-
-    /// Levels p - 1, p and p + 1 of the ring.
-    fn levels_at(&mut self, p: usize) -> [&mut Level; 3] {
-        let [a, b, c] = &mut self.levels;
-        match p % 3 {
-            0 => [c, a, b],
-            1 => [a, b, c],
-            _ => [b, c, a],
-        }
     }
 }
 
@@ -484,206 +586,264 @@ impl KernelRun for PipsRun<'_> {
     }
 }
 
+/// A walked board whose children are found but not yet merged: they are merged `LAG` boards
+/// later, so that their slots, prefetched when they were found, are in cache by then.
+struct Pending {
+    /// Per child: its canonical state (low 32 bits), the symmetry from the board's frame to
+    /// its (bits 32..35) and whether it is a placement (bit 35; else a capture).
+    children: [u64; MAX_MOVES],
+    /// Children found.
+    len: usize,
+    /// The board's first row with children (an offset into its level's counts, which may move
+    /// before the merge).
+    from: usize,
+    span: usize,
+    /// Its children's first depth and their range.
+    at: u32,
+    child_range: u32,
+}
+
+impl Pending {
+    fn new() -> Pending {
+        Pending {
+            children: [0; MAX_MOVES],
+            len: 0,
+            from: 0,
+            span: 0,
+            at: 0,
+            child_range: 0,
+        }
+    }
+}
+
+/// Boards walked between finding a board's children and merging them (1: gen09_play in-process
+/// 164.8 ms, 2: 161.2 ms, 4: 120.7 against 2's 126.2 but +5 M instructions; load 6-7).
+const LAG: usize = 2;
+
+/// `Pending::children`'s flag of a placement.
+const PLACEMENT: u64 = 1 << 35;
+
 // Inlined into each kernel's entry point, like the whole engine, so the lane operations compile
 // for that kernel's instruction set.
-/// Walks `level` (whose index, nodes and buckets are filled from the previous level): lays out
-/// and zeroes each board's counts, and generates its moves once, recording its edges; children
-/// go to `level` itself (captures) or to `next`.
+/// Walks `level` (its boards complete but for its own captures' children, which the walk adds
+/// behind itself): hashes each board's terminals and last depth into `acc`, and adds its
+/// counts, one depth later, to each child's in `level` (a capture) or `next` (a placement).
+/// Each board's children are found, and their slots prefetched, `LAG` boards before they are
+/// merged.
 #[inline(always)]
-fn discover<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16) {
-    // A zero the compiler cannot see: with a literal zero it turned the row-zeroing loop below
-    // into a `memset` call per board (421 k calls, ~14 M instructions on gen09_play).
+fn walk<K: LaneOps>(
+    level: &mut Level,
+    next: &mut Level,
+    last: u16,
+    acc: &mut K::V,
+    stats: &mut PipStats,
+) {
+    // A zero the compiler cannot see: with a literal zero it turned the window-zeroing loop
+    // into a `memset` call per board.
     let zero = std::hint::black_box(K::zero());
+    let mut rows = 0usize;
+    let mut pending: [Pending; LAG + 1] = std::array::from_fn(|_| Pending::new());
+    // Which of `pending` takes the children being found; the others wait to be merged, the
+    // oldest at `current + 1`.
+    let mut current = 0;
     for empty_cells in 1..level.by_empty.len() {
         let mut k = 0;
         // Captures add boards with more empty cells only, so this bucket is complete.
         while k < level.by_empty[empty_cells].len() {
-            let i = level.by_empty[empty_cells][k] as usize;
+            let bucket = &level.by_empty[empty_cells];
+            // The walk's slots are in hash order, not walk order: the slot 8 boards ahead is
+            // prefetched. (Its window 4 boards ahead too, before the merge lagged two boards:
+            // without it gen09_play 280.3 -> 276.6 M instructions, 72.2 -> 66.2 ms in-process.)
+            if let Some(&ahead) = bucket.get(k + 8) {
+                prefetch_read(level.slots.as_ptr().wrapping_add(ahead as usize));
+            }
+            // SAFETY: `k` is below the bucket's length, and a bucket holds slot positions.
+            let Slot {
+                state, range, base, ..
+            } = unsafe {
+                let h = *bucket.get_unchecked(k);
+                *level.slots.get_unchecked(h as usize)
+            };
             k += 1;
-            let node = &mut level.nodes[i];
-            let Node {
-                state: s, range, ..
-            } = *node;
             let (lo, hi) = Range::unpack(range);
-            // The range is final (every parent has been walked): lay out the row.
-            let offset = level.counts.len();
-            let rows = usize::from(hi - lo) + 1;
-            node.base = (offset as u32).wrapping_sub(u32::from(lo));
-            // Four rows at least (gen09_play averages 4.4 per board), stored without a loop, and
-            // the rest four at a time with `zero`, so that none of it becomes a memset call.
-            level.counts.reserve(rows + 3);
-            // SAFETY: `rows + 3` places were reserved past the length just above, and the
-            // stores go in fours below `rows + 3`; `Lanes` is plain data, so storing zeroes
-            // initialises them (spare zero rows past the length are harmless).
-            unsafe {
-                let row = level.counts.as_mut_ptr().add(offset);
-                let mut d = 0;
-                loop {
-                    K::store(&mut *row.add(d), zero);
-                    K::store(&mut *row.add(d + 1), zero);
-                    K::store(&mut *row.add(d + 2), zero);
-                    K::store(&mut *row.add(d + 3), zero);
-                    d += 4;
-                    if d >= rows {
-                        break;
-                    }
-                }
-                level.counts.set_len(offset + rows);
-            }
-            let mut terminal = 0;
-            if lo < last {
-                let child_range = Range::pack(lo + 1, hi.min(last - 1) + 1);
-                level.edges.reserve(MAX_MOVES);
-                level.same_edges.reserve(MAX_MOVES);
-                let (mut len, mut same_len) = (level.edges.len(), level.same_edges.len());
-                // `reach` touches the index, nodes and buckets only, never the edges.
-                let (out, same_out) = (level.edges.as_mut_ptr(), level.same_edges.as_mut_ptr());
-                let images = K::images(s);
-                let mut empty = K::empty_slots(s);
-                while empty != 0 {
-                    let slot = empty.trailing_zeros();
-                    empty &= empty - 1;
-                    let moves = move_images::<K>(s, slot);
-                    // One entry's moves are all captures, or one placement without capture.
-                    let first = K::add(images, K::load(&moves[0]));
-                    let child_empty = K::first(first) >> EMPTY_SHIFT;
-                    if child_empty as usize > empty_cells {
-                        for delta in moves {
-                            let (key, symmetry) = K::smallest(K::add(images, K::load(delta)));
-                            let child = level.reach::<K>(key, child_range);
-                            // SAFETY: a board has at most MAX_MOVES moves, reserved above
-                            // (`same_len` counts this board's from the reserved length on).
-                            unsafe {
-                                *same_out.add(same_len) = symmetry << EDGE_SYMMETRY_SHIFT | child
-                            };
-                            same_len += 1;
-                        }
-                    } else if child_empty == 0 {
-                        // The last empty cell filled without capture: the game ends there.
-                        terminal = K::first(first);
-                    } else {
-                        let (key, symmetry) = K::smallest(first);
-                        let child = next.reach::<K>(key, child_range);
-                        // SAFETY: as above, for `len`.
-                        unsafe { *out.add(len) = symmetry << EDGE_SYMMETRY_SHIFT | child };
-                        len += 1;
-                    }
-                }
-                // SAFETY: every edge below `len` and `same_len` was written above, inside the
-                // reservations.
-                unsafe {
-                    level.edges.set_len(len);
-                    level.same_edges.set_len(same_len);
-                }
-            }
-            level.walk.push(Walked {
-                state: s,
-                lo,
-                hi,
-                offset: offset as u32,
-                edge_end: level.edges.len() as u32,
-                same_end: level.same_edges.len() as u32,
-                terminal,
+            rows += usize::from(hi - lo) + 1;
+            debug_assert!({
+                let (first, n) = level.window[empty_cells];
+                first <= lo && hi < first + n
             });
-        }
-    }
-}
-
-/// With `level`'s counts final walk by walk: hashes its terminals and last depth into `acc`
-/// and adds its counts along every edge, one depth later, to the children in `level` and
-/// `next` (both laid out by their discover walks).
-#[inline(always)]
-fn push<K: LaneOps>(level: &mut Level, next: &mut Level, last: u16, acc: &mut K::V) {
-    let counts_len = level.counts.len();
-    // Every count and node is read and written through these pointers only, from here on.
-    let same = (level.nodes.as_ptr(), level.counts.as_mut_ptr());
-    let later = (next.nodes.as_ptr(), next.counts.as_mut_ptr());
-    let (edges, same_edges) = (&level.edges, &level.same_edges);
-    let (mut e, mut e_same) = (0, 0);
-    for w in &level.walk {
-        let Walked {
-            state,
-            lo,
-            hi,
-            offset,
-            edge_end,
-            same_end,
-            terminal,
-        } = *w;
-        assert!(
-            offset as usize + usize::from(hi - lo) < counts_len,
-            "a board's counts lie in its level's"
-        );
-        let parent = same.1.wrapping_add(offset as usize) as *const Lanes;
-        if hi == last {
-            // SAFETY: depth `last` is in the board's range, inside the counts (asserted).
-            let ways = K::load(unsafe { &*parent.add(usize::from(last - lo)) });
-            *acc = K::add(*acc, K::mul(ways, children_hash::<K>(state).1));
-        }
-        if lo >= last {
-            continue;
-        }
-        let span = usize::from(hi.min(last - 1) - lo) + 1;
-        if terminal != 0 {
-            let mut ways = K::zero();
-            for d in 0..span {
-                // SAFETY: `parent` points at this board's counts, `span` of them (asserted).
-                ways = K::add(ways, K::load(unsafe { &*parent.add(d) }));
+            // The board's rows are final: its parents have fewer empty cells (merged before
+            // this bucket began) or are in the level before.
+            if hi == last {
+                let row = base.wrapping_add(u32::from(last)) as usize;
+                let ways = K::load(&level.counts[row]);
+                *acc = K::add(*acc, K::mul(ways, children_hash::<K>(state).1));
             }
-            *acc = K::add(*acc, K::mul(ways, K::hash_lanes(terminal)));
+            if lo >= last {
+                continue;
+            }
+            let top = hi.min(last - 1);
+            let span = usize::from(top - lo) + 1;
+            // The parent's first row.
+            let from = base.wrapping_add(u32::from(lo)) as usize;
+            assert!(
+                from + span <= level.counts.len(),
+                "a board's counts lie in its level's"
+            );
+            let found = &mut pending[current];
+            found.from = from;
+            found.span = span;
+            found.at = u32::from(lo) + 1;
+            found.child_range = Range::pack(lo + 1, top + 1);
+            let terminal = find_children::<K>(level, next, state, found);
+            if terminal != 0 {
+                let mut ways = K::zero();
+                for d in 0..span {
+                    ways = K::add(ways, K::load(&level.counts[from + d]));
+                }
+                *acc = K::add(*acc, K::mul(ways, K::hash_lanes(terminal)));
+            }
+            current = if current == LAG { 0 } else { current + 1 };
+            merge::<K>(level, next, &mut pending[current], zero);
         }
-        let at = u32::from(lo) + 1;
-        let targets = &edges[e..edge_end as usize];
-        let same_targets = &same_edges[e_same..same_end as usize];
-        e = edge_end as usize;
-        e_same = same_end as usize;
-        // SAFETY: for both calls, `parent` holds `span` rows (asserted); every edge's index is a
-        // node of the level it was recorded for, whose range took in lo + 1..=lo + span when the
-        // edge was found, inside that level's counts; a capture's child is another board than
-        // the parent, so its rows are not the parent's.
+        // This bucket's captures must be merged before the next bucket (their own) is walked.
+        for _ in 0..LAG {
+            current = if current == LAG { 0 } else { current + 1 };
+            merge::<K>(level, next, &mut pending[current], zero);
+        }
+    }
+    stats.levels += 1;
+    stats.boards += level.boards;
+    stats.edges += level.reached;
+    stats.rows += rows;
+    stats.widest = stats.widest.max(level.boards);
+}
+
+/// Finds every child of `state` (each canonicalised, its slot in `level` (a capture) or `next`
+/// (a placement) prefetched) into `found`. Its terminal child (one empty cell filled without
+/// capture), or 0.
+#[inline(always)]
+fn find_children<K: LaneOps>(level: &Level, next: &Level, state: u32, found: &mut Pending) -> u32 {
+    // A child's lane 0 above this has more empty cells than the board: a capture.
+    let captures_from = state | ((1 << EMPTY_SHIFT) - 1);
+    let images = K::images(state);
+    let mut empty = K::empty_slots(state);
+    let mut terminal = 0;
+    let mut len = 0;
+    while empty != 0 {
+        let slot = empty.trailing_zeros();
+        empty &= empty - 1;
+        let moves = move_images::<K>(state, slot);
+        // One entry's moves are all captures, or one placement without capture.
+        let first = K::add(images, K::load(&moves[0]));
+        let lane0 = K::first(first);
+        if lane0 > captures_from {
+            for delta in moves {
+                let (key, symmetry) = K::smallest(K::add(images, K::load(delta)));
+                level.prefetch(key);
+                // SAFETY: at most MAX_MOVES moves per board (`MAX_MOVES`).
+                unsafe {
+                    *found.children.get_unchecked_mut(len) =
+                        u64::from(key) | u64::from(symmetry) << 32
+                };
+                len += 1;
+            }
+        } else if lane0 < 1 << EMPTY_SHIFT {
+            // The last empty cell filled without capture: the game ends there.
+            terminal = lane0;
+        } else {
+            let (key, symmetry) = K::smallest(first);
+            next.prefetch(key);
+            // SAFETY: as above.
+            unsafe {
+                *found.children.get_unchecked_mut(len) =
+                    u64::from(key) | u64::from(symmetry) << 32 | PLACEMENT
+            };
+            len += 1;
+        }
+    }
+    found.len = len;
+    terminal
+}
+
+/// Merges the children `found` (then empties it): each found or added in `level` (a capture)
+/// or `next` (a placement), the board's counts added to its rows.
+#[inline(always)]
+fn merge<K: LaneOps>(level: &mut Level, next: &mut Level, found: &mut Pending, zero: K::V) {
+    if found.len == 0 {
+        return;
+    }
+    if level.room < MAX_MOVES {
+        level.make_room();
+    }
+    if next.room < 9 {
+        next.make_room();
+    }
+    // Each span its own loop, its rows unrolled (the spans of gen09_play are 1..=9).
+    match found.span {
+        1 => merge_span::<K, 1>(level, next, found, zero),
+        2 => merge_span::<K, 2>(level, next, found, zero),
+        3 => merge_span::<K, 3>(level, next, found, zero),
+        4 => merge_span::<K, 4>(level, next, found, zero),
+        5 => merge_span::<K, 5>(level, next, found, zero),
+        6 => merge_span::<K, 6>(level, next, found, zero),
+        7 => merge_span::<K, 7>(level, next, found, zero),
+        8 => merge_span::<K, 8>(level, next, found, zero),
+        _ => merge_span::<K, 0>(level, next, found, zero),
+    }
+    found.len = 0;
+}
+
+/// `merge` for a board of `SPAN` rows where it is 1..=8, else 0.
+#[inline(always)]
+fn merge_span<K: LaneOps, const SPAN: usize>(
+    level: &mut Level,
+    next: &mut Level,
+    found: &Pending,
+    zero: K::V,
+) {
+    let span = if SPAN == 0 { found.span } else { SPAN };
+    // SAFETY: `walk` asserted that the board's rows lie in its level's counts, and nothing
+    // moves them while its children are merged (`make_room` was called above).
+    let parent = unsafe { level.counts.as_ptr().add(found.from) };
+    for &child in &found.children[..found.len] {
+        let (key, symmetry) = (child as u32, (child >> 32) as u32 & 7);
+        let into = if child & PLACEMENT == 0 {
+            &mut *level
+        } else {
+            &mut *next
+        };
+        let base = into.reach::<K>(key, found.child_range, zero);
+        // SAFETY: the child's window holds its range, which now takes in `at..at + span`; a
+        // capture's child is another board than the parent.
         unsafe {
-            add_along::<K>(targets, later, parent, at, span);
-            add_along::<K>(same_targets, same, parent, at, span);
-        }
+            let rows = into
+                .counts
+                .as_mut_ptr()
+                .add(base.wrapping_add(found.at) as usize);
+            add_rows::<K, SPAN>(parent, rows, span, symmetry)
+        };
     }
 }
 
-/// Adds the parent's `span` rows (depths `at - 1..`), permuted into each child's frame, to
-/// the child's rows from depth `at` on, for every edge of `targets`.
+/// Adds the parent's `span` rows (`SPAN` of them, unrolled, where it is not 0), permuted into
+/// the child's frame by `symmetry`, to the child's `span` rows.
 ///
 /// # Safety
-/// Every edge's node index lies in `level.0`, that node's rows for depths `at..at + span` lie
-/// in `level.1`, and `parent` points at `span` rows disjoint from them.
+/// Both pointers hold `span` rows, and the two runs do not overlap.
 #[inline(always)]
-unsafe fn add_along<K: LaneOps>(
-    targets: &[u32],
-    level: (*const Node, *mut Lanes),
+unsafe fn add_rows<K: LaneOps, const SPAN: usize>(
     parent: *const Lanes,
-    at: u32,
+    child: *mut Lanes,
     span: usize,
+    symmetry: u32,
 ) {
-    // SAFETY: the caller's contract covers every pointer below.
-    unsafe {
-        let (nodes, counts) = level;
-        if span == 1 {
-            let ways = K::load(&*parent);
-            for &edge in targets {
-                let child = *nodes.add((edge & EDGE_INDEX_MASK) as usize);
-                let slot = &mut *counts.add(child.base.wrapping_add(at) as usize);
-                let symmetry = edge >> EDGE_SYMMETRY_SHIFT;
-                K::store(slot, K::add(K::load(slot), K::permute(ways, symmetry)));
-            }
-            return;
-        }
-        for &edge in targets {
-            let child = *nodes.add((edge & EDGE_INDEX_MASK) as usize);
-            let row = counts.add(child.base.wrapping_add(at) as usize);
-            let symmetry = edge >> EDGE_SYMMETRY_SHIFT;
-            for d in 0..span {
-                let ways = K::permute(K::load(&*parent.add(d)), symmetry);
-                let slot = &mut *row.add(d);
-                K::store(slot, K::add(K::load(slot), ways));
-            }
+    let span = if SPAN == 0 { span } else { SPAN };
+    for d in 0..span {
+        // SAFETY: the caller's contract.
+        unsafe {
+            let ways = K::permute(K::load(&*parent.add(d)), symmetry);
+            let slot = &mut *child.add(d);
+            K::store(slot, K::add(K::load(slot), ways));
         }
     }
 }

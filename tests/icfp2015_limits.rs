@@ -265,3 +265,41 @@ fn a_long_games_plan_is_routed_whole() {
         );
     }
 }
+
+/// The 5000-unit x 3-seed game at `-t 2 -c 2` (15,000 units in under 2 s on two threads):
+/// every seed gets a real game, more units locked than the drop answer locks, not the drop
+/// answer or a game cut at its first unit (it was 2 + 43,555 + 101 before: a whole greedy plan
+/// took the first job's share, and the third job started with 0.5 s). The margin is generous
+/// for a loaded test machine: quiet, each seed locked 1,000-4,800 units.
+#[test]
+fn every_seed_of_a_long_game_gets_a_real_game_in_two_seconds() {
+    let long = serde_json::json!({
+        "id": 5, "width": 30, "height": 60, "filled": [], "sourceLength": 5000,
+        "sourceSeeds": [0, 1, 2], "units": small_units()
+    });
+    let file = write("long-two-seconds", &long);
+    let (out, took) = play(&["-f", file.to_str().unwrap(), "-t", "2", "-c", "2"]);
+    assert_eq!(check_answers(&file, &out), 3);
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    let setup = Setup::new(Problem::parse(&std::fs::read(&file).unwrap(), "p").unwrap());
+    let parsed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for s in parsed.as_array().unwrap() {
+        let seed = s["seed"].as_u64().unwrap();
+        let text = s["solution"].as_str().unwrap();
+        let locked = evaluate(&setup, seed, text, &PhraseSet::none())
+            .unwrap()
+            .locked;
+        let drop = podium::icfp2015::play::drop_answer(
+            &setup,
+            seed as u32,
+            &podium::core::timer::Deadline::after(Duration::from_secs(5)),
+        );
+        let dropped = evaluate(&setup, seed, &drop, &PhraseSet::none())
+            .unwrap()
+            .locked;
+        assert!(
+            locked > dropped,
+            "seed {seed}: {locked} locked, the drop answer locks {dropped}"
+        );
+    }
+}

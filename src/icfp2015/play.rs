@@ -119,10 +119,13 @@ pub fn play_all(
                 if left.is_zero() {
                     break;
                 }
-                // An equal share of the time left among the jobs left, so a job that overran
-                // its share takes time from the later ones instead of leaving them none.
-                let jobs_left = (jobs.len() - k) as f64;
-                let share = left.mul_f64((cores as f64 / jobs_left).min(1.0));
+                // The time left over the rounds of jobs left (each core takes one job a
+                // round), so a job that overran its share takes time from the later ones
+                // instead of leaving them none. With `cores / jobs left` instead, 3 jobs on 2
+                // cores had 2/3, all, and the 1/3 left (the 5000-unit x 3-seed game at `-t 2
+                // -c 2`: the third seed 0.5 s, one lock); by rounds, 1/2, all, 1/2.
+                let rounds_left = (jobs.len() - k).div_ceil(cores) as f64;
+                let share = left.div_f64(rounds_left.max(1.0));
                 let deadline = Deadline::after(share);
                 let played = play_job(&setups[i], seed, phrases, &deadline, per_job);
                 *results[j].lock().unwrap_or_else(|e| e.into_inner()) =

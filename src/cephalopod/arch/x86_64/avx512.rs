@@ -101,15 +101,7 @@ impl LaneOps for Avx512 {
     }
     #[inline(always)]
     fn smallest_permute(images: __m256i, ways: __m256i) -> (u32, __m256i) {
-        // SAFETY: see the impl comment; `hits` has a bit for the lane holding the minimum and
-        // only 8 bits, so its lowest set bit indexes one of LANE_PERMUTATION's 8 rows.
-        unsafe {
-            let m = Avx2::lane_min(images);
-            let hits = _mm256_cmpeq_epu32_mask(images, m);
-            let lanes = LANE_PERMUTATION.get_unchecked(hits.trailing_zeros() as usize);
-            let permuted = _mm256_permutevar8x32_epi32(ways, Self::load(lanes));
-            (_mm256_cvtsi256_si32(m) as u32, permuted)
-        }
+        Self::smallest_permute_from(images, ways, &LANE_PERMUTATION)
     }
     #[inline(always)]
     fn neighbour_index_masked(state: u32, slot: usize, mask: u32) -> usize {
@@ -117,8 +109,8 @@ impl LaneOps for Avx512 {
     }
     #[inline(always)]
     fn smallest_permute_from(images: __m256i, ways: __m256i, rows: &[Lanes; 8]) -> (u32, __m256i) {
-        // SAFETY: see the impl comment; as in `smallest_permute`, the lowest set bit of `hits`
-        // is below 8 and indexes one of the 8 rows.
+        // SAFETY: see the impl comment; `hits` has a bit for the lane holding the minimum and
+        // none above bit 7, so its lowest set bit indexes one of the 8 rows.
         unsafe {
             let m = Avx2::lane_min(images);
             let hits = _mm256_cmpeq_epu32_mask(images, m);

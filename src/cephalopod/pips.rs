@@ -86,8 +86,6 @@ struct Level {
     widest_window: usize,
     /// Inserts left before `make_room` must be called again.
     room: usize,
-    /// Boards found or added (edges followed), for `--stats`.
-    reached: usize,
 }
 
 /// Empties `v` with room for `n` elements: a fresh allocation when it must grow (so nothing is
@@ -141,7 +139,6 @@ impl Level {
         self.window = window;
         self.widest_window = window.iter().map(|w| usize::from(w.1)).max().unwrap_or(0);
         self.room = 0;
-        self.reached = 0;
     }
 
     /// Empties the map, sized for about `boards` boards (at most half full).
@@ -226,7 +223,6 @@ impl Level {
     /// Needs `room` for one insert.
     #[inline(always)]
     fn reach<K: LaneOps>(&mut self, key: u32, range: u32, zero: K::V) -> u32 {
-        self.reached += 1;
         let mut h = self.home(key);
         loop {
             // SAFETY: `h` is below the capacity (the hash's top bits, or masked by `mask`),
@@ -532,7 +528,6 @@ impl PipEngine {
             }
             p += 1;
         }
-        self.stats.edges -= start.states.len();
         K::sum(acc) & ANSWER_MASK
     }
 }
@@ -642,6 +637,9 @@ fn walk<K: LaneOps>(
     // into a `memset` call per board.
     let zero = std::hint::black_box(K::zero());
     let mut rows = 0usize;
+    // Edges followed, counted per board (a count per child in `reach` cost an increment in
+    // memory per child).
+    let mut edges = 0usize;
     let mut pending: [Pending; LAG + 1] = std::array::from_fn(|_| Pending::new());
     // Which of `pending` takes the children being found; the others wait to be merged, the
     // oldest at `current + 1`.
@@ -695,6 +693,7 @@ fn walk<K: LaneOps>(
             found.at = u32::from(lo) + 1;
             found.child_range = Range::pack(lo + 1, top + 1);
             let terminal = find_children::<K>(level, next, state, found);
+            edges += found.len;
             if terminal != 0 {
                 let mut ways = K::zero();
                 for d in 0..span {
@@ -713,7 +712,7 @@ fn walk<K: LaneOps>(
     }
     stats.levels += 1;
     stats.boards += level.boards;
-    stats.edges += level.reached;
+    stats.edges += edges;
     stats.rows += rows;
     stats.widest = stats.widest.max(level.boards);
 }
@@ -805,6 +804,9 @@ fn merge_span<K: LaneOps, const SPAN: usize>(
     // SAFETY: `walk` asserted that the board's rows lie in its level's counts, and nothing
     // moves them while its children are merged (`make_room` was called above).
     let parent = unsafe { level.counts.as_ptr().add(found.from) };
+    // In locals: read through `found` they were reloaded per child (the row stores are not
+    // known apart from it).
+    let (at, child_range) = (found.at, found.child_range);
     for &child in &found.children[..found.len] {
         let (key, symmetry) = (child as u32, (child >> 32) as u32 & 7);
         let into = if child & PLACEMENT == 0 {
@@ -812,14 +814,11 @@ fn merge_span<K: LaneOps, const SPAN: usize>(
         } else {
             &mut *next
         };
-        let base = into.reach::<K>(key, found.child_range, zero);
+        let base = into.reach::<K>(key, child_range, zero);
         // SAFETY: the child's window holds its range, which now takes in `at..at + span`; a
         // capture's child is another board than the parent.
         unsafe {
-            let rows = into
-                .counts
-                .as_mut_ptr()
-                .add(base.wrapping_add(found.at) as usize);
+            let rows = into.counts.as_mut_ptr().add(base.wrapping_add(at) as usize);
             add_rows::<K, SPAN>(parent, rows, span, symmetry)
         };
     }

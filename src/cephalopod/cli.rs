@@ -159,11 +159,11 @@ fn solve_file(
     }
     let reserved = clock.elapsed();
     let problem = Problem::parse(&read_input(file.as_ref())?).map_err(CliError::input)?;
-    // Under auto the layered BFS stays small (a big game goes to the pip engine, which hints
-    // its own big blocks), so its arena never needs huge pages, which cost a tiny game 2 MiB
-    // of zeroing per buffer touched.
+    // Under auto the buffers start in small pages (huge ones cost a tiny game 2 MiB of zeroing
+    // per buffer touched) and take huge pages past their first 512 KiB, where a game staying on
+    // layers reads its table and rows at random (the pip engine hints its own big blocks).
     if !prefault && (auto || memory::is_small(problem.depth, problem.board.empty_cells())) {
-        arena.prefer_small_pages();
+        memory::small_pages_first(&arena, &buffers);
     }
     let read = clock.elapsed();
     let mut layers = Vec::new();

@@ -7,40 +7,84 @@ use super::engine::{Engine, LayerStats, Layered, Progress};
 use super::pips::{self, PipEngine, Start};
 use super::tables::Lanes;
 
-/// When the layered BFS hands its layer to the pip engine: once, at the first layer that
-/// would take the states expanded past `after_states`, if that layer's width times the depths
-/// still to go (the layered work left while the layers keep growing) is at least
-/// `min_work_left` and the layer is at least `min_growth_percent` % of the one before it;
-/// else never. A layer that has stopped growing belongs to a game ending well before its depth
-/// (cg09, cg10), where the layered work left is far below width x depths and the pip engine
-/// pays ~1.35x the layered BFS.
+/// When the layered BFS hands its layer to the pip engine: at the first layer that takes the
+/// states expanded past `from_states` (and at each layer after it, until they pass
+/// `until_states`), it projects the layered work left and hands over once that is at least
+/// `min_work_left` states; else never.
+///
+/// The projection continues the layer widths to the last depth with the growth per depth
+/// falling at the rate it fell over the last two layers (`projected_work_left`). Tuned on wall
+/// time (CPU time per process; docs/cephalopod.md, ceph12): the pip engine only wins games
+/// that stay wide for many depths (near-empty boards played past depth ~31: 0.73-0.94x the
+/// layered BFS); on every other game, long ones included, it costs 1.1-1.8x, and handing over
+/// later than ~100 k states expanded costs up to ~1.2x more than handing over early.
 #[derive(Clone, Copy, Debug)]
 pub struct Rule {
-    pub after_states: usize,
+    pub from_states: usize,
+    pub until_states: usize,
     pub min_work_left: usize,
-    pub min_growth_percent: usize,
 }
 
-/// Measured on the bundled cases and fresh boards of seeds 2026 and 7, checked on seeds 31
-/// and 99 (docs/cephalopod.md).
+/// Tuned on fresh boards of seeds 3030 and 3031 and the bundled cases, checked on seeds 5151
+/// and 5152 (docs/cephalopod.md, ceph12): on the tune set every `min_work_left` from 750 k to
+/// 900 k gave the same worst case (1.107x the better engine); 650 k and 1.2 M were worse.
 pub const RULE: Rule = Rule {
-    after_states: 60_000,
-    min_work_left: 100_000,
-    min_growth_percent: 115,
+    from_states: 20_000,
+    until_states: 100_000,
+    min_work_left: 800_000,
 };
 
+/// The growth per depth is taken to fall at least this much per depth (a game with constant
+/// growth would otherwise project without end).
+const MIN_GROWTH_FALL: f64 = 0.005;
+/// Growth per depth the projection never goes below (it falls linearly past the peak).
+const MIN_GROWTH: f64 = 0.3;
+
+/// The layered work left, in states, after the layers `widths` (the last four, oldest first,
+/// the newest is the layer about to be expanded) with `remaining` depths to go, this one
+/// included; `None` while fewer than four layers are known.
+fn projected_work_left(widths: [usize; 4], remaining: u32) -> Option<f64> {
+    if widths[0] == 0 {
+        return None;
+    }
+    let growth = |i: usize| widths[i + 1] as f64 / widths[i] as f64;
+    let (oldest, newest) = (growth(0), growth(2));
+    let fall = ((oldest - newest) / 2.0).max(MIN_GROWTH_FALL);
+    let mut width = widths[3] as f64;
+    let mut work = width;
+    for k in 1..remaining {
+        width *= (newest - fall * k as f64).max(MIN_GROWTH);
+        work += width;
+    }
+    Some(work)
+}
+
+/// What the rule has seen of the layers so far.
+#[derive(Default)]
+struct Watch {
+    /// The last four layer widths, oldest first (0 before the first).
+    widths: [usize; 4],
+    decided: bool,
+}
+
 impl Rule {
-    /// Whether to stop before the layer at `p`; `decided` keeps the one decision. Not inlined:
-    /// asked once per layer, and kept out of the kernel's loop function (the layered loop then
-    /// spilled less: cg10 28.44 -> 28.08 M instructions).
+    /// Whether to stop before the layer at `p`; `watch` keeps the widths seen and the one
+    /// decision. Not inlined: asked once per layer, and kept out of the kernel's loop function
+    /// (the layered loop then spilled less: cg10 28.44 -> 28.08 M instructions).
     #[inline(never)]
-    fn stops(self, p: Progress, decided: &mut bool) -> bool {
-        if *decided || p.expanded + p.width <= self.after_states {
+    fn stops(self, p: Progress, watch: &mut Watch) -> bool {
+        watch.widths = [watch.widths[1], watch.widths[2], p.previous, p.width];
+        if watch.decided || p.expanded + p.width <= self.from_states {
             return false;
         }
-        *decided = true;
-        p.width * p.remaining as usize >= self.min_work_left
-            && 100 * p.width >= self.min_growth_percent * p.previous
+        if p.expanded + p.width > self.until_states {
+            watch.decided = true;
+            return false;
+        }
+        let work = projected_work_left(watch.widths, p.remaining).unwrap_or(0.0);
+        let stop = work >= self.min_work_left as f64;
+        watch.decided = stop;
+        stop
     }
 }
 
@@ -144,8 +188,8 @@ impl KernelRun for LayersUntil<'_, '_, '_> {
             stats,
             stopped,
         } = self;
-        let mut decided = false;
-        let stop = |p| rule.stops(p, &mut decided);
+        let mut watch = Watch::default();
+        let stop = |p| rule.stops(p, &mut watch);
         match layers.run_until::<K>(board, depth, stats, stop) {
             Layered::Answer(answer) => answer,
             Layered::Stopped { depth, len, acc } => {
@@ -186,9 +230,9 @@ mod tests {
         for case in cases::all().iter().filter(|c| c.problem.depth <= 30) {
             for after_states in [3, 1000] {
                 let rule = Rule {
-                    after_states,
+                    from_states: after_states,
+                    until_states: usize::MAX,
                     min_work_left: 0,
-                    min_growth_percent: 0,
                 };
                 let answer = run_with_rule(
                     &mut hybrid,
@@ -199,6 +243,49 @@ mod tests {
                     None,
                 );
                 assert_eq!(answer, case.expected, "{} with {rule:?}", case.id);
+            }
+        }
+    }
+
+    #[test]
+    fn projects_the_work_left_with_falling_growth() {
+        assert_eq!(projected_work_left([0, 1, 2, 4], 5), None);
+        // Growth 2.0, 1.5, 1.2: it fell 0.4 a depth, so the next depths grow 0.8 and 0.4.
+        let work = projected_work_left([10, 20, 30, 36], 3).unwrap();
+        let expected = 36.0 + 36.0 * 0.8 + 36.0 * 0.8 * 0.4;
+        assert!((work - expected).abs() < 1e-9, "{work} against {expected}");
+        // Constant growth still falls MIN_GROWTH_FALL a depth.
+        let work = projected_work_left([1, 2, 4, 8], 3).unwrap();
+        let expected = 8.0 + 8.0 * 1.995 + 8.0 * 1.995 * 1.99;
+        assert!((work - expected).abs() < 1e-9, "{work} against {expected}");
+    }
+
+    /// The rule's measured choices (docs/cephalopod.md, ceph12): the long games from near-empty
+    /// boards go to the pip engine early, medium games and long narrow ones stay on layers.
+    #[test]
+    fn the_rule_hands_over_only_the_long_wide_games() {
+        let arena = memory::arena();
+        let mut hybrid = Hybrid::new(Engine::new(memory::buffers(&arena)));
+        for (id, handed_over) in [
+            ("gen09_play", true),
+            ("empty40", true),
+            ("empty30", false),
+            ("cg10", false),
+            ("cg11", false),
+            ("cg12", false),
+        ] {
+            let case = cases::find(id).unwrap();
+            let answer = run(
+                &mut hybrid,
+                Kernel::Portable,
+                case.board(),
+                case.problem.depth,
+            );
+            assert_eq!(answer, case.expected, "{id}");
+            let at = hybrid.last.depth;
+            assert_eq!(at.is_some(), handed_over, "{id}: handed over at {at:?}");
+            if let Some(at) = at {
+                assert!((12..=18).contains(&at), "{id}: handed over at depth {at}");
             }
         }
     }
@@ -226,9 +313,9 @@ mod tests {
             let board = Board { cells };
             let depth = 1 + next(if round % 10 == 0 { 16 } else { 10 }) as u32;
             let rule = Rule {
-                after_states: next(200) as usize,
+                from_states: next(200) as usize,
+                until_states: usize::MAX,
                 min_work_left: 0,
-                min_growth_percent: 0,
             };
             let expected = engine::run(&mut layered, Kernel::Portable, &board, depth, None);
             for &kernel in &kernels {

@@ -31,8 +31,9 @@ pub fn run(args: &[OsString], out: &mut impl Write) -> Result<(), CliError> {
     } else {
         // The default engine; its arena is address space, kept in small pages (see `cli`).
         let arena = memory::arena();
-        arena.prefer_small_pages();
-        let mut engine = Hybrid::new(Engine::new(memory::buffers(&arena)));
+        let buffers = memory::buffers(&arena);
+        memory::small_pages_first(&arena, &buffers);
+        let mut engine = Hybrid::new(Engine::new(buffers));
         hybrid::run(&mut engine, kernel, board, depth)
     };
     writeln!(out, "{answer}")?;

@@ -10,28 +10,48 @@ unsafe impl bytemuck::Zeroable for Lanes {}
 // SAFETY: as above; it is also `Copy` and `'static`.
 unsafe impl bytemuck::Pod for Lanes {}
 
-/// Address space the buffers need (about 343 MB, reserved but untouched until used).
+/// Address space the buffers need (about 353 MB, reserved but untouched until used): the
+/// buffers and the padding that places each one (see `buffers`).
 pub fn arena_bytes() -> usize {
     let layer = MAX_LAYER_STATES * (4 + std::mem::size_of::<Lanes>());
-    2 * layer + 8 * TABLE_SLOTS + 4096
+    2 * layer + 8 * TABLE_SLOTS + 4096 + BUFFERS * HUGE_PAGE_BYTES
 }
 
 pub fn arena() -> Arena {
     Arena::new(arena_bytes())
 }
 
+/// The buffers, each placed `SMALL_PAGES_FIRST_BYTES` before a 2 MiB boundary of the arena
+/// (whose base is 2 MiB aligned when mapped), so that `small_pages_first` can give huge pages
+/// to everything past a buffer's first `SMALL_PAGES_FIRST_BYTES`.
 pub fn buffers(arena: &Arena) -> Buffers<'_> {
+    let states_0 = placed_slice(arena, MAX_LAYER_STATES);
+    let states_1 = placed_slice(arena, MAX_LAYER_STATES);
+    let counts_0 = placed_slice(arena, MAX_LAYER_STATES);
+    let counts_1 = placed_slice(arena, MAX_LAYER_STATES);
+    let slots = placed_slice(arena, TABLE_SLOTS);
     Buffers {
-        states: [
-            arena.alloc_slice(MAX_LAYER_STATES),
-            arena.alloc_slice(MAX_LAYER_STATES),
-        ],
-        counts: [
-            arena.alloc_slice(MAX_LAYER_STATES),
-            arena.alloc_slice(MAX_LAYER_STATES),
-        ],
-        slots: arena.alloc_slice(TABLE_SLOTS),
+        states: [states_0, states_1],
+        counts: [counts_0, counts_1],
+        slots,
     }
+}
+
+/// How many buffers `buffers` places.
+const BUFFERS: usize = 5;
+const HUGE_PAGE_BYTES: usize = 2 << 20;
+
+/// `len` elements from `arena`, starting `SMALL_PAGES_FIRST_BYTES` before a 2 MiB boundary of
+/// the arena's offsets (padding skipped costs address space only).
+#[allow(clippy::mut_from_ref)]
+fn placed_slice<T: bytemuck::Pod>(arena: &Arena, len: usize) -> &mut [T] {
+    let used = arena.used().next_multiple_of(64);
+    let target = HUGE_PAGE_BYTES - SMALL_PAGES_FIRST_BYTES;
+    let pad = (target + HUGE_PAGE_BYTES - used % HUGE_PAGE_BYTES) % HUGE_PAGE_BYTES;
+    if pad > 0 {
+        arena.alloc_slice::<u8>(pad);
+    }
+    arena.alloc_slice(len)
 }
 
 /// Makes resident the pages a layer of up to `states` states uses, so that no page fault
@@ -55,6 +75,52 @@ pub const SMALL_CASE_DEPTH: u32 = 8;
 /// Whether a case at `depth` is small (see `SMALL_CASE_DEPTH`); a full board has no moves.
 pub fn is_small(depth: u32, empty_cells: u32) -> bool {
     depth <= SMALL_CASE_DEPTH || empty_cells == 0
+}
+
+/// Under `auto`, each buffer's first this many bytes stay in small pages (a small game touches
+/// only them); past them, 2 MiB pages get the huge-page hint (`buffers` places each buffer
+/// so that its first huge page starts right there).
+const SMALL_PAGES_FIRST_BYTES: usize = 512 << 10;
+
+/// Withdraws the arena's huge-page hint from the first `SMALL_PAGES_FIRST_BYTES` of each of
+/// `buffers` and keeps it past them. Measured (docs/cephalopod.md, ceph12): a layered run kept
+/// wholly in small pages cost 1.1-1.35x the same run in huge pages on games with layers of
+/// 40 k-100 k states (the table and counts rows are read at random: page faults and TLB
+/// misses), while a tiny game given huge pages pays 2 MiB of zeroing per buffer it touches.
+pub fn small_pages_first(arena: &Arena, buffers: &Buffers) {
+    arena.prefer_small_pages();
+    let Buffers {
+        states,
+        counts,
+        slots,
+    } = buffers;
+    let spans = [
+        (
+            states[0].as_ptr().cast::<u8>(),
+            std::mem::size_of_val(&*states[0]),
+        ),
+        (
+            states[1].as_ptr().cast::<u8>(),
+            std::mem::size_of_val(&*states[1]),
+        ),
+        (
+            counts[0].as_ptr().cast::<u8>(),
+            std::mem::size_of_val(&*counts[0]),
+        ),
+        (
+            counts[1].as_ptr().cast::<u8>(),
+            std::mem::size_of_val(&*counts[1]),
+        ),
+        (slots.as_ptr().cast::<u8>(), std::mem::size_of_val(&**slots)),
+    ];
+    for (start, bytes) in spans {
+        if bytes > SMALL_PAGES_FIRST_BYTES {
+            crate::core::arena::hint_huge_pages(
+                start.wrapping_add(SMALL_PAGES_FIRST_BYTES),
+                bytes - SMALL_PAGES_FIRST_BYTES,
+            );
+        }
+    }
 }
 
 /// Blocks at least this big get the huge-page hint from the pip engine.

@@ -303,3 +303,44 @@ fn every_seed_of_a_long_game_gets_a_real_game_in_two_seconds() {
         );
     }
 }
+
+/// A long game without phrases whose greedy band plan ends early (30 x 60, 5000 units of up to
+/// 20 cells: the band plan dies after ~100 units) is planned by the beam whatever the time:
+/// its band plan's pace, scaled from a sample that ended to all 5000 units, once made `-t 5`
+/// jobs answer the band plan's ~100 units (1,125-1,797 against 3,184-8,287 planned by the
+/// beam, `docs/icfp2015.md`, Part 13). The trace shows the beam's quick plan after the band
+/// plan, and the answer is legal and on time (generous slack for a loaded test machine).
+#[test]
+fn a_long_game_whose_band_plan_dies_is_planned_by_the_beam() {
+    use podium::icfp2015::gen::problem::{generate, to_json, Spec};
+    let spec = Spec {
+        id: 8303,
+        width: Some(30),
+        height: Some(60),
+        shapes: Some(46),
+        max_size: Some(20),
+        length: Some(5000),
+        seeds: Some(1),
+        fill: Some(0.1),
+    };
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("icfp2015-limits-band-dies.json");
+    std::fs::write(&path, to_json(&generate(&spec, 8303))).expect("write a problem");
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_play_icfp2015"))
+        .args(["-f", path.to_str().unwrap(), "-t", "2", "-c", "1"])
+        .env("PODIUM_ICFP2015_TRACE", "1")
+        .output()
+        .expect("run play_icfp2015");
+    let took = started.elapsed();
+    assert_eq!(check_answers(&path, &out), 1);
+    assert!(took < Duration::from_secs(6), "took {took:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let band = stderr
+        .lines()
+        .position(|l| l.contains("band plan of"))
+        .expect("the beam is slow for 5000 units: a band plan is tried");
+    assert!(
+        stderr.lines().skip(band).any(|l| l.contains("quick plan")),
+        "{stderr}"
+    );
+}

@@ -192,12 +192,21 @@ fn solve_planned(
         // a seed whose job had 0.5 s the one-lock answer, its whole plan taking all of it.
         // Its pace is measured on its first units: the width-1 beam's estimate (`cost`) was
         // 0.23-0.46 s on that game where the band plan took 1.06-1.31 s.
+        // A sample that ends before its last unit (the game ends there) is the whole band
+        // plan's time: scaled to the game's units instead, it cut 30 x 60 games of 5000 units
+        // of up to 9-20 cells without phrases (dying after 100-600 units) to their band plan's
+        // prefix at `-t 5` (1,797 against 6,614-9,699 planned by the beam, `docs/icfp2015.md`,
+        // Part 13).
         let sample = &order[..order.len().min(BAND_SAMPLE)];
         let started = Instant::now();
-        bands::greedy(setup, &setup.start, sample, &weights, band_power, &mut rng);
-        let band_cost = started
-            .elapsed()
-            .mul_f64(order.len() as f64 / sample.len().max(1) as f64);
+        let sampled = bands::greedy(setup, &setup.start, sample, &weights, band_power, &mut rng);
+        let band_cost = if sampled.locks.len() < sample.len() {
+            started.elapsed()
+        } else {
+            started
+                .elapsed()
+                .mul_f64(order.len() as f64 / sample.len().max(1) as f64)
+        };
         let plain_routes = plain_unit.mul_f64(order.len() as f64);
         let planning = deadline
             .remaining()
@@ -228,7 +237,9 @@ fn solve_planned(
                 band_cost.as_secs_f64()
             )
         });
-        if fit < order.len() {
+        // A prefix that ends before its last unit: the band plan, not the time, ended it, and
+        // the beam (below) plans the game.
+        if fit < order.len() && plan.locks.len() == fit {
             let opening = Opening::new(setup, seed, phrases, 0);
             let routes = route_game(
                 setup,
@@ -1041,8 +1052,14 @@ fn route_game(
         if k > first && remaining.is_zero() && Instant::now() >= grace_end {
             break;
         }
-        // The first unit spells whatever the time, to collect each phrase's +300.
-        let spell = scribe.can_spell() && (k == 0 || remaining > reserve);
+        // The first unit spells whatever the time, to collect each phrase's +300, unless the
+        // plain routes of the rest would then not fit the grace while some would (past the
+        // grace, only the first unit is routed): a 600-unit game of a 10-seed problem (`-t 5
+        // -c 2`, known 18) whose plan ended past its 0.9 s share spelled its first unit in
+        // 50-80 ms and answered that one lock (2,226 against 15,720 routed).
+        let grace_left = grace_end.saturating_duration_since(Instant::now());
+        let first_spells = k == 0 && (grace_left > reserve || grace_left.is_zero());
+        let spell = scribe.can_spell() && (first_spells || remaining > reserve);
         // The DP costs several times the greedy route (about 3 ms a unit on the 100-column
         // problem 24): it runs while the time left holds the units left at the mean cost so
         // far with a margin, so a loaded machine spells with the greedy instead of not at all.

@@ -290,7 +290,7 @@ pub fn pace(setup: &Setup, seed: u32, phrases: &PhraseSet) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::rules::game::evaluate;
+    use crate::icfp2015::rules::game::{evaluate, Game};
     use crate::icfp2015::rules::problem::Problem;
     use std::time::Duration;
 
@@ -321,6 +321,26 @@ mod tests {
             assert_eq!(again.score, found.score, "{}", found.commands);
             assert!(found.score > 0);
         }
+    }
+
+    #[test]
+    fn a_pivot_above_its_unit_is_searched_too() {
+        // The pivot spawns on row -1: the beam once took that for the game's end.
+        let json = r#"{"id":7,"width":6,"height":6,"filled":[],"sourceLength":2,"sourceSeeds":[0],
+            "units":[{"members":[{"x":0,"y":1},{"x":1,"y":1}],"pivot":{"x":0,"y":0}}]}"#;
+        let setup = Setup::new(Problem::parse(json.as_bytes(), "test").unwrap());
+        assert_eq!(Game::new(&setup, 0).pos().y, -1);
+        let phrases = PhraseSet::known();
+        let found = search(
+            &setup,
+            0,
+            &phrases,
+            &Deadline::after(Duration::from_millis(300)),
+            0,
+        );
+        let again = evaluate(&setup, 0, &found.commands, &phrases).unwrap();
+        assert_eq!((again.error, again.score), (None, found.score));
+        assert!(found.score > 300, "{}", found.score);
     }
 
     #[test]

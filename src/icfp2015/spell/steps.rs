@@ -43,13 +43,15 @@ impl Node<'_> {
         self.score() as i64 + room_weight * (self.room + falling_room(&self.game))
     }
 
-    /// Units locked and rows descended: never decreases along a game.
+    /// Units locked and rows descended: never decreases along a game; `u64::MAX` once it is
+    /// over. The pivot's row may be negative (a pivot above its unit): before, such a unit's
+    /// row read as a huge number, equal to `u64::MAX` on row -1, so the beam saw the game over
+    /// at its start and found nothing (a generated 8 x 14 game scored 0 searched, at any `-t`).
     pub fn progress(&self) -> u64 {
-        let rows = self.game.setup().problem.height as u64 + 1;
         if self.game.is_over() {
             return u64::MAX;
         }
-        self.game.locked() as u64 * rows + self.game.pos().y as u64
+        (u64::from(self.game.locked()) << 32) + (i64::from(self.game.pos().y) + (1 << 31)) as u64
     }
 
     /// Equal for equal states (board, unit, position, row history, automaton, phrases used):

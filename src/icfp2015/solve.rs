@@ -89,8 +89,12 @@ pub fn solve_variant(
         .filter(|e| e.error.is_none() && e.score == found.score);
     trace(variant, || {
         format!(
-            "short: planned {}, searched {} (widest beam {})",
-            planned.score, found.score, found.width
+            "short: planned {}, searched {} (widest beam {}, branch and bound {} nodes{})",
+            planned.score,
+            found.score,
+            found.width,
+            found.deep_nodes,
+            if found.proved { ", complete" } else { "" }
         )
     });
     match checked {

@@ -9,10 +9,12 @@
 // automaton state) of the 2 x len rewards, plus 300 for as many distinct phrases as fit the
 // breaks, each costing the breaks it forces (descents, and locks that avoid a repeated position).
 
+use crate::core::hash::{FastHasher, RandomKeyMap};
+use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::commands::{decode_char, Command, Symbol};
-use crate::icfp2015::rules::game::{move_score, Game, Setup};
+use crate::icfp2015::rules::game::{move_score, target, Game, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
-use crate::icfp2015::rules::unit::Unit;
+use crate::icfp2015::rules::unit::{Pos, Unit};
 
 /// The bound and its parts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -61,6 +63,11 @@ pub fn bound(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Bound {
 /// Rows the pivot of `unit` can descend from its spawn on the empty board (some orientation
 /// still inside it).
 fn descents(setup: &Setup, unit: &Unit) -> u64 {
+    lowest_row(setup, unit).map_or(0, |y| (y - unit.spawn.y) as u64)
+}
+
+/// The lowest row the pivot of `unit` can hold on the empty board, if any below its spawn.
+fn lowest_row(setup: &Setup, unit: &Unit) -> Option<i32> {
     let height = setup.height() as i32;
     let width = setup.width() as i32;
     let fits_row = |y: i32| {
@@ -75,8 +82,7 @@ fn descents(setup: &Setup, unit: &Unit) -> u64 {
         .max()
         .unwrap_or(0)
         .max(0);
-    let lowest = (unit.spawn.y..height + reach).rev().find(|&y| fits_row(y));
-    lowest.map_or(0, |y| (y - unit.spawn.y) as u64)
+    (unit.spawn.y..height + reach).rev().find(|&y| fits_row(y))
 }
 
 /// Distinct positions `unit` has on one row (orientations x columns where it fits), the most
@@ -101,10 +107,14 @@ fn row_positions(setup: &Setup, unit: &Unit) -> u64 {
 /// lock), each lock clearing at most the rows its unit spans, and all locks together no more
 /// lines than the cells on the board fill.
 fn move_bound(setup: &Setup, units: &[&Unit]) -> u64 {
+    move_bound_from(setup, units, setup.start.count() as u64, 0)
+}
+
+/// [`move_bound`] from a board of `cells` filled cells whose last lock cleared `last` lines.
+fn move_bound_from(setup: &Setup, units: &[&Unit], mut cells: u64, last: u64) -> u64 {
     let width = setup.width() as u64;
-    let mut cells = setup.start.count() as u64;
     // best[(total, last)] = most score.
-    let mut best: std::collections::HashMap<(u64, u64), u64> = [((0, 0), 0)].into();
+    let mut best: std::collections::HashMap<(u64, u64), u64> = [((0, last), 0)].into();
     for unit in units {
         cells += unit.size as u64;
         let span = (0..6u8)
@@ -219,11 +229,20 @@ fn forced_cost(letters: &[u8]) -> (u64, u64) {
 /// equal to a suffix of another phrase, or nothing where it is inside another.
 fn distinct_bound(phrases: &PhraseSet, breaks: u64, locks: u64, turns: bool) -> u64 {
     let all = spellable(phrases, turns);
-    let costs: Vec<(u64, u64)> = all
-        .iter()
+    let costs = first_costs(&all, 0);
+    most_distinct(&costs, breaks, locks)
+}
+
+/// Per phrase of `all`, the fewest (breaks, locks) its first occurrence adds ([`distinct_bound`]),
+/// where the text typed so far may end with up to `typed` letters of it.
+fn first_costs(all: &[(usize, Vec<u8>)], typed: usize) -> Vec<(u64, u64)> {
+    all.iter()
         .map(|(i, q)| {
             let mut options = vec![forced_cost(q)];
-            for (j, p) in &all {
+            for k in 1..q.len().min(typed + 1) {
+                options.push(forced_cost(&q[k..]));
+            }
+            for (j, p) in all {
                 if j == i {
                     continue;
                 }
@@ -241,13 +260,17 @@ fn distinct_bound(phrases: &PhraseSet, breaks: u64, locks: u64, turns: bool) -> 
             let least_locks = options.iter().map(|o| o.1).min().unwrap_or(0);
             (least_breaks, least_locks)
         })
-        .collect();
+        .collect()
+}
+
+/// Most of the phrases of `costs` (breaks, locks) that fit `breaks` breaks and `locks` locks.
+fn most_distinct(costs: &[(u64, u64)], breaks: u64, locks: u64) -> u64 {
     // fewest[l][k]: the fewest breaks of k phrases forcing l locks in all (0/1 knapsack).
     let most_locks = locks as usize;
     let n = costs.len();
     let mut fewest = vec![vec![u64::MAX; n + 1]; most_locks + 1];
     fewest[0][0] = 0;
-    for &(b, l) in &costs {
+    for &(b, l) in costs {
         for used in (0..=most_locks).rev() {
             let Some(from) = used.checked_sub(l as usize) else {
                 continue;
@@ -324,6 +347,330 @@ fn repeat_bound(phrases: &PhraseSet, breaks: usize, row_letters: usize, turns: b
         layer = next_layer;
     }
     best as u64
+}
+
+/// A bound on what the rest of a game can still score from a state of its play, for a branch
+/// and bound (`spell::deep`): [`bound`]'s parts from the falling unit on, with the rows it can
+/// still descend, the letters typed on its row, the phrase automaton's state and the phrases used.
+pub struct Remaining<'a> {
+    setup: &'a Setup,
+    /// The game's units in order.
+    units: Vec<&'a Unit>,
+    /// Breaks (descents + 1 lock) of the units after the `k`-th: `later[k]`.
+    later: Vec<u64>,
+    row_letters: usize,
+    states: usize,
+    breaks: usize,
+    /// Most `2 x len` rewards from (breaks left, letters on the row, automaton state).
+    repeats: Vec<u32>,
+    /// The spellable phrases' indices, and their first occurrence's costs by letters typed.
+    indices: Vec<usize>,
+    costs: Vec<Vec<(u64, u64)>>,
+    distinct: std::collections::HashMap<(u128, u64, u64, usize), u64>,
+    moves: std::collections::HashMap<(u32, u32, u64), u64>,
+    /// Per (units locked, board), the falling unit's lowest rows and the breaks of the units
+    /// after it ([`Reach`]).
+    reach: RandomKeyMap<(u32, u64), Reach>,
+}
+
+/// The rows a unit can still reach on one board: per position (ignoring the history rule), the
+/// lowest pivot row reachable from it; and the breaks the later units have left.
+struct Reach {
+    deepest: Vec<i32>,
+    x0: i32,
+    y0: i32,
+    columns: i32,
+    rows: i32,
+    /// Breaks of the units after the falling one.
+    later: u64,
+}
+
+impl Reach {
+    fn index(&self, pos: Pos) -> Option<usize> {
+        let (x, y) = (pos.x - self.x0, pos.y - self.y0);
+        (x >= 0 && x < self.columns && y >= 0 && y < self.rows)
+            .then(|| ((y * self.columns + x) * 6 + pos.orientation as i32) as usize)
+    }
+
+    /// The lowest pivot row reachable from `pos` (its own row where it does not fit).
+    fn deepest_from(&self, pos: Pos) -> i32 {
+        self.index(pos)
+            .map_or(pos.y, |i| self.deepest[i].max(pos.y))
+    }
+}
+
+/// [`Reach`] of `unit` on `board` (its `later` left 0): rows from the bottom up, each row's
+/// positions joined by moves and turns, each group as deep as the lowest row any member's
+/// descent reaches.
+fn reach_of(board: &Board, unit: &Unit) -> Reach {
+    let (width, height) = (board.width() as i32, board.height() as i32);
+    let shapes = (0..12u8).map(|i| unit.shape(i / 2, i32::from(i % 2)));
+    let (mut x0, mut x1, mut y0, mut y1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+    for s in shapes {
+        x0 = x0.min(-s.dx_min);
+        x1 = x1.max(width - 1 - s.dx_max);
+        y0 = y0.min(-s.dy_min);
+        y1 = y1.max(height - 1 - s.dy_max);
+    }
+    let mut reach = Reach {
+        deepest: Vec::new(),
+        x0: x0 - 1,
+        y0: y0 - 1,
+        columns: (x1 - x0 + 3).max(1),
+        rows: (y1 - y0 + 3).max(1),
+        later: 0,
+    };
+    const NONE: i32 = i32::MIN;
+    reach.deepest = vec![NONE; (reach.columns * reach.rows * 6) as usize];
+    let fits = |p: Pos| board.fits(unit.shape(p.orientation, p.y), p.x, p.y);
+    let mut group: Vec<Pos> = Vec::new();
+    for y in (reach.y0..reach.y0 + reach.rows).rev() {
+        for x in reach.x0..reach.x0 + reach.columns {
+            for o in 0..6u8 {
+                let first = Pos {
+                    x,
+                    y,
+                    orientation: o,
+                };
+                let i = reach.index(first).expect("on the grid");
+                if reach.deepest[i] != NONE || !fits(first) {
+                    continue;
+                }
+                // This row's group of `first`: marked with its row while it is collected.
+                group.clear();
+                group.push(first);
+                reach.deepest[i] = y;
+                let mut head = 0;
+                let mut deepest = y;
+                while head < group.len() {
+                    let here = group[head];
+                    head += 1;
+                    for c in Command::ALL {
+                        let next = target(here, c);
+                        if !fits(next) {
+                            continue;
+                        }
+                        let Some(j) = reach.index(next) else {
+                            continue;
+                        };
+                        if c.descends() {
+                            deepest = deepest.max(reach.deepest[j]);
+                        } else if reach.deepest[j] == NONE {
+                            reach.deepest[j] = y;
+                            group.push(next);
+                        }
+                    }
+                }
+                for &p in &group {
+                    let j = reach.index(p).expect("on the grid");
+                    reach.deepest[j] = deepest;
+                }
+            }
+        }
+    }
+    reach
+}
+
+/// What [`Remaining::at`] needs of a state of play.
+pub struct Playing<'b> {
+    /// Units locked so far (the falling unit's place in the order).
+    pub locked: usize,
+    /// Commands typed since the last break, none of them descending.
+    pub row_moves: usize,
+    pub automaton: u32,
+    /// Phrases ended so far (bit per index below 128).
+    pub used: u128,
+    pub prev_lines: u32,
+    /// Filled cells on the board.
+    pub cells: u64,
+    pub board: &'b Board,
+    /// The falling unit's position.
+    pub pos: Pos,
+}
+
+impl<'a> Remaining<'a> {
+    pub fn new(setup: &'a Setup, seed: u32, phrases: &PhraseSet) -> Remaining<'a> {
+        let game = Game::new(setup, seed);
+        let units: Vec<&Unit> = game
+            .order()
+            .iter()
+            .map(|&i| &setup.units[i as usize])
+            .collect();
+        let mut later = vec![0u64; units.len() + 1];
+        for k in (0..units.len()).rev() {
+            later[k] = if k + 1 < units.len() {
+                later[k + 1] + descents(setup, units[k + 1]) + 1
+            } else {
+                0
+            };
+        }
+        let breaks = units
+            .first()
+            .map_or(0, |u| descents(setup, u) + 1 + later[0]) as usize;
+        let row_letters = units
+            .iter()
+            .map(|u| row_positions(setup, u))
+            .max()
+            .unwrap_or(1)
+            .saturating_sub(1) as usize;
+        let turns = units.iter().any(|u| u.distinct > 1);
+        let all = spellable(phrases, turns);
+        let longest = all.iter().map(|(_, p)| p.len()).max().unwrap_or(0);
+        let costs = (0..longest.max(1)).map(|t| first_costs(&all, t)).collect();
+        Remaining {
+            setup,
+            units,
+            later,
+            row_letters,
+            states: phrases.states(),
+            breaks,
+            repeats: repeat_table(phrases, breaks, row_letters, turns),
+            indices: all.iter().map(|(i, _)| *i).collect(),
+            costs,
+            distinct: Default::default(),
+            moves: Default::default(),
+            reach: Default::default(),
+        }
+    }
+
+    /// Most the game can still score from `now` (move score and power score to come).
+    pub fn at(&mut self, now: &Playing, phrases: &PhraseSet) -> u64 {
+        if now.locked >= self.units.len() {
+            return 0;
+        }
+        let reach = self.reach_at(now);
+        let own = (reach.deepest_from(now.pos) - now.pos.y).max(0) as u64 + 1;
+        let breaks = (own + reach.later).min(self.breaks as u64);
+        let locks = (self.units.len() - now.locked) as u64;
+        let m = now.row_moves.min(self.row_letters);
+        let repeats = self.repeats
+            [(breaks as usize * (self.row_letters + 1) + m) * self.states + now.automaton as usize]
+            as u64;
+        let typed = (phrases.depth(now.automaton) as usize).min(self.costs.len() - 1);
+        let distinct = match self.distinct.get(&(now.used, breaks, locks, typed)) {
+            Some(&d) => d,
+            None => {
+                let costs: Vec<(u64, u64)> = self
+                    .indices
+                    .iter()
+                    .zip(&self.costs[typed])
+                    .filter(|&(&i, _)| i >= 128 || now.used & (1u128 << i) == 0)
+                    .map(|(_, &c)| c)
+                    .collect();
+                let d = most_distinct(&costs, breaks, locks);
+                self.distinct.insert((now.used, breaks, locks, typed), d);
+                d
+            }
+        };
+        let key = (now.locked as u32, now.prev_lines, now.cells);
+        let moves = match self.moves.get(&key) {
+            Some(&m) => m,
+            None => {
+                let rest = &self.units[now.locked..];
+                let cells = now.cells + rest[1..].iter().map(|u| u.size as u64).sum::<u64>();
+                let m = move_bound_from(self.setup, rest, cells, now.prev_lines as u64);
+                self.moves.insert(key, m);
+                m
+            }
+        };
+        moves + repeats + 300 * distinct
+    }
+
+    /// The falling unit's [`Reach`] on the board of `now`, with the later units' breaks: on this
+    /// board where no row can be cleared any more (locks only fill cells then), else on the
+    /// empty board.
+    fn reach_at(&mut self, now: &Playing) -> &Reach {
+        let key = (now.locked as u32, hash_rows(now.board.rows()));
+        if !self.reach.contains_key(&key) {
+            let mut reach = reach_of(now.board, self.units[now.locked]);
+            let rest: u64 = self.units[now.locked..].iter().map(|u| u.size as u64).sum();
+            let width = now.board.width() as u64;
+            let clears = now
+                .board
+                .rows()
+                .iter()
+                .any(|&r| width - u64::from(r.count_ones()) <= rest);
+            reach.later = if clears {
+                self.later[now.locked]
+            } else {
+                self.units[now.locked + 1..]
+                    .iter()
+                    .map(|u| {
+                        if !now.board.fits_unit(u, u.spawn) {
+                            return 0;
+                        }
+                        let lowest = reach_of(now.board, u).deepest_from(u.spawn);
+                        (lowest - u.spawn.y).max(0) as u64 + 1
+                    })
+                    .sum()
+            };
+            if self.reach.len() >= REACH_BOARDS {
+                self.reach.clear();
+            }
+            self.reach.insert(key, reach);
+        }
+        &self.reach[&key]
+    }
+}
+
+/// Boards whose [`Reach`] is kept at most (a few kB each): past it, the cache starts afresh.
+const REACH_BOARDS: usize = 1 << 14;
+
+fn hash_rows(rows: &[u128]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = FastHasher::default();
+    rows.hash(&mut h);
+    h.finish()
+}
+
+/// Most `2 x len` rewards from each (breaks left, letters typed on the row, automaton state),
+/// at `(b * (row_letters + 1) + m) * states + q`: [`repeat_bound`] backwards.
+fn repeat_table(phrases: &PhraseSet, breaks: usize, row_letters: usize, turns: bool) -> Vec<u32> {
+    let states = phrases.states();
+    let cells = (breaks + 1) * (row_letters + 1) * states;
+    let mut table = vec![0u32; cells];
+    if spellable(phrases, turns).is_empty() {
+        return table;
+    }
+    let letters: Vec<u8> = Command::ALL
+        .iter()
+        .filter(|&&c| allowed(c, turns))
+        .flat_map(|c| c.characters().bytes())
+        .collect();
+    let moves: Vec<Vec<(u32, bool, u32)>> = (0..states as u32)
+        .map(|q| {
+            let mut m: Vec<(u32, bool, u32)> = letters
+                .iter()
+                .map(|&b| {
+                    let next = phrases.advance(q, b);
+                    let down = command_of(b).is_some_and(|c| c.descends());
+                    (next, down, phrases.repeat_points_at(next))
+                })
+                .collect();
+            m.sort_unstable_by_key(|&(n, d, _)| (n, d));
+            m.dedup_by_key(|&mut (n, d, _)| (n, d));
+            m
+        })
+        .collect();
+    let at = |b: usize, m: usize, q: usize| (b * (row_letters + 1) + m) * states + q;
+    for b in 0..=breaks {
+        for m in (0..=row_letters).rev() {
+            for q in 0..states {
+                let mut best = 0u32;
+                for &(n, down, r) in &moves[q] {
+                    let n = n as usize;
+                    if !down && m < row_letters {
+                        best = best.max(r + table[at(b, m + 1, n)]);
+                    }
+                    if b > 0 {
+                        best = best.max(r + table[at(b - 1, 0, n)]);
+                    }
+                }
+                table[at(b, m, q)] = best;
+            }
+        }
+    }
+    table
 }
 
 #[cfg(test)]

@@ -8,15 +8,14 @@
 // (board, unit, position, row history, automaton state, phrases used) are kept once. The beam
 // runs at widths 1, 2, 4, ... until the deadline, and the best prefix seen is the answer.
 
-use crate::core::hash::{FastHasher, RandomKeyMap, RandomKeySet};
+use crate::core::hash::RandomKeyMap;
 use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
-use crate::icfp2015::rules::commands::{decode, Command};
-use crate::icfp2015::rules::game::{Game, Outcome, Setup};
+use crate::icfp2015::rules::game::Setup;
 use crate::icfp2015::rules::phrases::PhraseSet;
-use crate::icfp2015::spell::room::{falling_room, room};
+use crate::icfp2015::spell::deep;
+use crate::icfp2015::spell::steps::{actions, apply, start_node, Action, Node};
 use std::collections::BinaryHeap;
-use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 /// The best answer found: its commands and score (the evaluator's, by construction).
@@ -26,117 +25,11 @@ pub struct Found {
     pub score: u64,
     /// The widest beam that ran to its end.
     pub width: usize,
-}
-
-/// One step of the search: a phrase's text (spelled whole), or one command.
-struct Action {
-    commands: Vec<Command>,
-    text: Vec<u8>,
-}
-
-#[derive(Clone)]
-struct Node<'a> {
-    game: Game<'a>,
-    text: Vec<u8>,
-    automaton: u32,
-    /// Phrases ended so far (bit per phrase index below 128).
-    used: u128,
-    power: u64,
-    /// Order-free hash of the canonical positions held since the last descent or lock.
-    history: u64,
-    /// The room the board leaves for the units to come (`spell::room`), as of the last lock.
-    room: i64,
-}
-
-impl Node<'_> {
-    fn score(&self) -> u64 {
-        self.game.move_score() + self.power
-    }
-
-    /// What the beam ranks by: the score, plus `room_weight` a row of room left for the rest.
-    fn rank(&self, room_weight: i64) -> i64 {
-        self.score() as i64 + room_weight * (self.room + falling_room(&self.game))
-    }
-
-    /// Units locked and rows descended: never decreases along a game.
-    fn progress(&self) -> u64 {
-        let rows = self.game.setup().problem.height as u64 + 1;
-        if self.game.is_over() {
-            return u64::MAX;
-        }
-        self.game.locked() as u64 * rows + self.game.pos().y as u64
-    }
-
-    fn key(&self) -> u64 {
-        let mut h = FastHasher::default();
-        self.game.locked().hash(&mut h);
-        self.game.board().rows().hash(&mut h);
-        self.game.unit().canonical_pos(self.game.pos()).hash(&mut h);
-        (self.history, self.automaton, self.used).hash(&mut h);
-        h.finish()
-    }
-}
-
-fn pos_hash(game: &Game) -> u64 {
-    let mut h = FastHasher::default();
-    game.unit().canonical_pos(game.pos()).hash(&mut h);
-    h.finish()
-}
-
-/// The actions tried from every node: each phrase of the set made of commands only, and each
-/// command alone.
-fn actions(phrases: &PhraseSet) -> Vec<Action> {
-    let mut all: Vec<Action> = phrases
-        .phrases()
-        .iter()
-        .filter_map(|p| {
-            let lower = p.to_lowercase();
-            let commands = decode(&lower).ok().filter(|c| c.len() == lower.len())?;
-            Some(Action {
-                commands,
-                text: lower.into_bytes(),
-            })
-        })
-        .collect();
-    all.extend(Command::ALL.iter().map(|&c| Action {
-        commands: vec![c],
-        text: vec![c.char() as u8],
-    }));
-    all
-}
-
-/// `node` after `action`, or `None` where the engine refuses it (a repeated position, a command
-/// after the game's end).
-fn apply<'a>(node: &Node<'a>, action: &Action, phrases: &PhraseSet) -> Option<Node<'a>> {
-    let mut next = node.clone();
-    for (&command, &byte) in action.commands.iter().zip(&action.text) {
-        if next.game.is_over() {
-            return None;
-        }
-        match next.game.step(command) {
-            Outcome::Repeated | Outcome::AfterEnd => return None,
-            Outcome::Locked { .. } => {
-                next.history = 0;
-                next.room = room(&next.game);
-            }
-            Outcome::Moved if command.descends() => next.history = 0,
-            Outcome::Moved => {}
-        }
-        if !next.game.is_over() {
-            next.history ^= pos_hash(&next.game);
-        }
-        next.automaton = phrases.advance(next.automaton, byte);
-        for &p in phrases.ends_at(next.automaton) {
-            let bit = 1u128.checked_shl(p).unwrap_or(0);
-            next.power += 2 * phrases.phrase_len(p as usize) as u64;
-            if next.used & bit == 0 {
-                next.power += 300;
-                next.used |= bit;
-            }
-        }
-        next.text.push(byte);
-    }
-    Some(next)
+    /// Whether the branch and bound after the beams (`spell::deep`) ran to its end: no legal
+    /// answer scores more.
+    pub proved: bool,
+    /// Nodes the branch and bound expanded.
+    pub deep_nodes: u64,
 }
 
 /// How a beam orders the nodes of a layer: by score plus a weight on the room left, equal ranks
@@ -157,6 +50,8 @@ impl Ranking {
 struct Layer<'a> {
     nodes: Vec<Node<'a>>,
     index: RandomKeyMap<u64, usize>,
+    /// Whether a trim left a node out.
+    dropped: bool,
 }
 
 impl<'a> Layer<'a> {
@@ -177,6 +72,7 @@ impl<'a> Layer<'a> {
 
     /// Keeps the `width` best nodes of `ranking`.
     fn trim(&mut self, width: usize, ranking: &mut Ranking) {
+        self.dropped |= self.nodes.len() > width;
         let mut ranked: Vec<((i64, u32), Node<'a>)> =
             self.nodes.drain(..).map(|n| (ranking.of(&n), n)).collect();
         ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
@@ -191,8 +87,18 @@ impl<'a> Layer<'a> {
     }
 }
 
-/// One beam of `width` over the whole game; the best prefix goes to `best`. False if the
-/// deadline stopped it.
+/// How a beam ended.
+#[derive(PartialEq, Eq)]
+enum BeamEnd {
+    /// The deadline stopped it.
+    Stopped,
+    /// It ran to its end, leaving nodes out.
+    Narrow,
+    /// It ran to its end and left no node out: every state was expanded, its best is the best.
+    Whole,
+}
+
+/// One beam of `width` over the whole game; the best prefix goes to `best`.
 fn beam<'a>(
     start: &Node<'a>,
     acts: &[Action],
@@ -201,7 +107,8 @@ fn beam<'a>(
     deadline: &Deadline,
     ranking: &mut Ranking,
     best: &mut Found,
-) -> bool {
+) -> BeamEnd {
+    let mut whole = true;
     let mut layers: std::collections::BTreeMap<u64, Layer<'a>> = Default::default();
     layers
         .entry(start.progress())
@@ -212,11 +119,14 @@ fn beam<'a>(
             break;
         }
         layer.trim(width, ranking);
+        whole &= !layer.dropped;
         let mut frontier: BinaryHeap<((i64, u32), usize)> = BinaryHeap::new();
         let mut pool: Vec<Node<'a>> = Vec::new();
-        let mut seen: RandomKeySet<u64> = RandomKeySet::default();
+        // Per state, its node in the pool.
+        let mut seen: RandomKeyMap<u64, usize> = RandomKeyMap::default();
         for node in layer.nodes {
-            if seen.insert(node.key()) {
+            if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(node.key()) {
+                e.insert(pool.len());
                 frontier.push((ranking.of(&node), pool.len()));
                 pool.push(node);
             }
@@ -224,10 +134,11 @@ fn beam<'a>(
         let mut expanded = 0;
         while let Some((_, i)) = frontier.pop() {
             if expanded >= width {
+                whole = false;
                 break;
             }
             if deadline.expired() {
-                return false;
+                return BeamEnd::Stopped;
             }
             expanded += 1;
             for action in acts {
@@ -240,9 +151,16 @@ fn beam<'a>(
                 }
                 let progress = child.progress();
                 if progress == level {
-                    if seen.insert(child.key()) {
-                        frontier.push((ranking.of(&child), pool.len()));
-                        pool.push(child);
+                    match seen.entry(child.key()) {
+                        std::collections::hash_map::Entry::Vacant(e) => {
+                            e.insert(pool.len());
+                            frontier.push((ranking.of(&child), pool.len()));
+                            pool.push(child);
+                        }
+                        // A better path to a state already queued is not taken up.
+                        std::collections::hash_map::Entry::Occupied(e) => {
+                            whole &= pool[*e.get()].score() >= child.score();
+                        }
                     }
                 } else if progress != u64::MAX {
                     layers
@@ -253,7 +171,11 @@ fn beam<'a>(
             }
         }
     }
-    true
+    if whole {
+        BeamEnd::Whole
+    } else {
+        BeamEnd::Narrow
+    }
 }
 
 /// Bytes a node holds, roughly: its game (board rows, unit order, row history) and text.
@@ -290,17 +212,43 @@ pub fn search(
         })
         .collect();
     let mut width = 1usize << variant.min(2);
-    'widths: while !deadline.expired() {
+    let beams = Deadline::after(deadline.remaining().mul_f64(BEAM_SHARE));
+    'widths: while !beams.expired() {
         for ranking in &mut rankings {
-            if !beam(&start, &acts, phrases, width, deadline, ranking, &mut best) {
-                break 'widths;
+            match beam(&start, &acts, phrases, width, &beams, ranking, &mut best) {
+                BeamEnd::Stopped => break 'widths,
+                BeamEnd::Narrow => {}
+                BeamEnd::Whole => {
+                    best.width = width;
+                    best.proved = true;
+                    return best;
+                }
             }
         }
         best.width = best.width.max(width);
         width = (width * 2).min(most);
     }
+    // The second core's branch and bound tries children best score first: another order, so
+    // the two cores do not search alike.
+    let greedy = !variant.is_multiple_of(2);
+    let (better, searched) = deep::search(
+        setup, seed, phrases, &acts, &start, best.score, deadline, greedy,
+    );
+    if let Some((text, score)) = better {
+        best.commands = String::from_utf8_lossy(&text).into_owned();
+        best.score = score;
+    }
+    best.proved = searched.complete;
+    best.deep_nodes = searched.nodes;
     best
 }
+
+/// Share of the search's time the beams take before the branch and bound (`spell::deep`) starts
+/// from their best answer. At 0.25 (`-t 5 -c 2`), two of 14 generated tiny games lost to the
+/// base's longer beams with the known 18 (2,312 -> 2,212 and 2,218 -> 1,924): the beams'
+/// repeats with other tie-breaks find answers the branch and bound, ranked by a loose bound,
+/// reaches late.
+const BEAM_SHARE: f64 = 0.6;
 
 /// The room weights (score a row of room is worth) the beams of `variant` rank by, in turn:
 /// the score alone on the first core; on the second, 40 a row of room left to the units to come
@@ -313,25 +261,6 @@ fn room_weights(variant: u32) -> &'static [i64] {
     } else {
         &[40]
     }
-}
-
-/// The search's root: the game at its start, nothing typed; none for a game over at once.
-fn start_node(setup: &Setup, seed: u32) -> Option<Node<'_>> {
-    let game = Game::new(setup, seed);
-    if game.is_over() {
-        return None;
-    }
-    let history = pos_hash(&game);
-    let room = room(&game);
-    Some(Node {
-        game,
-        text: Vec::new(),
-        automaton: PhraseSet::START,
-        used: 0,
-        power: 0,
-        history,
-        room,
-    })
 }
 
 /// Actions tried a second at the width-1 pace, measured: how a game's search cost is estimated.
@@ -364,7 +293,7 @@ pub fn pace(setup: &Setup, seed: u32, phrases: &PhraseSet) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::rules::game::evaluate;
+    use crate::icfp2015::rules::game::{evaluate, Game};
     use crate::icfp2015::rules::problem::Problem;
     use std::time::Duration;
 
@@ -395,6 +324,26 @@ mod tests {
             assert_eq!(again.score, found.score, "{}", found.commands);
             assert!(found.score > 0);
         }
+    }
+
+    #[test]
+    fn a_pivot_above_its_unit_is_searched_too() {
+        // The pivot spawns on row -1: the beam once took that for the game's end.
+        let json = r#"{"id":7,"width":6,"height":6,"filled":[],"sourceLength":2,"sourceSeeds":[0],
+            "units":[{"members":[{"x":0,"y":1},{"x":1,"y":1}],"pivot":{"x":0,"y":0}}]}"#;
+        let setup = Setup::new(Problem::parse(json.as_bytes(), "test").unwrap());
+        assert_eq!(Game::new(&setup, 0).pos().y, -1);
+        let phrases = PhraseSet::known();
+        let found = search(
+            &setup,
+            0,
+            &phrases,
+            &Deadline::after(Duration::from_millis(300)),
+            0,
+        );
+        let again = evaluate(&setup, 0, &found.commands, &phrases).unwrap();
+        assert_eq!((again.error, again.score), (None, found.score));
+        assert!(found.score > 300, "{}", found.score);
     }
 
     #[test]

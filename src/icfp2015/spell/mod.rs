@@ -3,6 +3,7 @@
 
 pub mod bound;
 pub mod chain;
+mod deep;
 pub mod dp;
 pub mod exhaustive;
 pub mod power;
@@ -10,4 +11,5 @@ mod reach;
 mod room;
 pub mod route;
 pub mod span;
+mod steps;
 mod words;

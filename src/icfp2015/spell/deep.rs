@@ -1,0 +1,282 @@
+//! A short game searched to the end: depth-first branch and bound over the same actions as the
+//! beam (`spell::exhaustive`), pruned by `spell::bound::Remaining` and a memo of states reached.
+//
+// A child is dropped when its score plus the bound on what the rest can score is no more than
+// the best answer so far, or when its state (`Node::key`) was reached before with at least its
+// score: what follows a state depends on the state alone. Children are tried best bound first.
+// A search that ends before its deadline has seen every legal command string that could beat
+// the answer (up to hash collisions of the memo's keys): the answer is then the game's best.
+
+use crate::core::hash::RandomKeyMap;
+use crate::core::timer::Deadline;
+use crate::icfp2015::rules::game::Setup;
+use crate::icfp2015::rules::phrases::PhraseSet;
+use crate::icfp2015::spell::bound::{Playing, Remaining};
+use crate::icfp2015::spell::steps::{apply, Action, Node};
+
+/// How a branch and bound ended.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Searched {
+    /// Whether it ran to its end: nothing left could beat the answer.
+    pub complete: bool,
+    /// Nodes expanded.
+    pub nodes: u64,
+}
+
+/// States the memo holds at most (48 bytes each, ~110 MB with the map's spare room): past it,
+/// new states are not remembered.
+const MEMO_STATES: usize = 2 << 20;
+
+struct Search<'s, 'a> {
+    phrases: &'s PhraseSet,
+    acts: &'s [Action],
+    remaining: Remaining<'a>,
+    /// Per state but for its row history ([`Node::key_but_history`]), the row history (as a
+    /// mask) and score it was last reached with; per whole state (`Node::key`, mask 0) where the
+    /// board is too wide for the masks.
+    memo: RandomKeyMap<u64, (u128, u64)>,
+    /// Whether every position's slot fits the masks (boards up to 21 columns).
+    masks: bool,
+    deadline: &'s Deadline,
+    /// Children tried best score first (else best bound first).
+    greedy: bool,
+    best_score: u64,
+    best_text: Option<Vec<u8>>,
+    nodes: u64,
+    stopped: bool,
+}
+
+impl<'a> Search<'_, 'a> {
+    fn upper(&mut self, node: &Node<'a>) -> u64 {
+        let game = &node.game;
+        let now = Playing {
+            locked: game.locked() as usize,
+            row_moves: node.row_moves as usize,
+            automaton: node.automaton,
+            used: node.used,
+            prev_lines: game.prev_lines(),
+            cells: game.board().count() as u64,
+            board: game.board(),
+            pos: game.pos(),
+        };
+        node.score() + self.remaining.at(&now, self.phrases)
+    }
+
+    /// Records `node` in the memo; false where a state reached before dominates it (the same
+    /// state but for a row history holding no more positions, with at least its score).
+    fn remember(&mut self, node: &Node<'a>) -> bool {
+        let score = node.score();
+        let (key, mask) = if self.masks {
+            (node.key_but_history(), node.row_mask)
+        } else {
+            (node.key(), 0)
+        };
+        let room = self.memo.len() < MEMO_STATES;
+        match self.memo.get_mut(&key) {
+            Some(&mut (m, s)) if m & !mask == 0 && s >= score => false,
+            // The newer of two histories neither of which holds the other is kept.
+            Some(seen) => {
+                *seen = (mask, score);
+                true
+            }
+            None => {
+                if room {
+                    self.memo.insert(key, (mask, score));
+                }
+                true
+            }
+        }
+    }
+
+    fn visit(&mut self, node: &Node<'a>) {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(256) && self.deadline.expired() {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return;
+        }
+        let mut children: Vec<(u64, u64, Node<'a>)> = Vec::new();
+        for action in self.acts {
+            let Some(child) = apply(node, action, self.phrases) else {
+                continue;
+            };
+            let score = child.score();
+            if score > self.best_score {
+                self.best_score = score;
+                self.best_text = Some(child.text.clone());
+            }
+            if child.game.is_over() {
+                continue;
+            }
+            let upper = self.upper(&child);
+            if upper <= self.best_score {
+                continue;
+            }
+            if !self.remember(&child) {
+                continue;
+            }
+            children.push((upper, score, child));
+        }
+        if self.greedy {
+            children.sort_by_key(|c| std::cmp::Reverse((c.1, c.0)));
+        } else {
+            children.sort_by_key(|c| std::cmp::Reverse((c.0, c.1)));
+        }
+        for (upper, _, child) in children {
+            if upper <= self.best_score {
+                break;
+            }
+            self.visit(&child);
+            if self.stopped {
+                return;
+            }
+        }
+    }
+}
+
+/// Searches the game from `start` for an answer above `best_score` until `deadline`, children
+/// best score first where `greedy` (else best bound first): the better answer's text (if
+/// found), and how the search ended.
+#[allow(clippy::too_many_arguments)]
+pub fn search<'a>(
+    setup: &'a Setup,
+    seed: u32,
+    phrases: &PhraseSet,
+    acts: &[Action],
+    start: &Node<'a>,
+    best_score: u64,
+    deadline: &Deadline,
+    greedy: bool,
+) -> (Option<(Vec<u8>, u64)>, Searched) {
+    let mut search = Search {
+        phrases,
+        acts,
+        remaining: Remaining::new(setup, seed, phrases),
+        memo: RandomKeyMap::default(),
+        masks: setup.width() * 6 <= 128,
+        deadline,
+        greedy,
+        best_score,
+        best_text: None,
+        nodes: 0,
+        stopped: false,
+    };
+    search.visit(start);
+    let found = search.best_text.take().map(|t| (t, search.best_score));
+    (
+        found,
+        Searched {
+            complete: !search.stopped,
+            nodes: search.nodes,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::icfp2015::rules::game::evaluate;
+    use crate::icfp2015::rules::problem::Problem;
+    use crate::icfp2015::spell::steps::{actions, start_node};
+    use std::time::Duration;
+
+    /// A 4 x 3 board, two units (the second with its pivot outside it, below).
+    fn tiny() -> Setup {
+        let json = r#"{"id":7,"width":4,"height":3,"filled":[],"sourceLength":2,"sourceSeeds":[0],
+            "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
+                     {"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":1}}]}"#;
+        Setup::new(Problem::parse(json.as_bytes(), "test").unwrap())
+    }
+
+    fn sets() -> Vec<PhraseSet> {
+        vec![
+            PhraseSet::none(),
+            PhraseSet::new(vec!["pa".into(), "bl".into(), "al".into()]).unwrap(),
+            PhraseSet::new(vec!["ppp".into(), "a".into()]).unwrap(),
+            PhraseSet::new(vec!["pbl".into(), "dka".into(), "bpal".into()]).unwrap(),
+            PhraseSet::new(vec!["dl".into(), "kd".into(), "pdb".into()]).unwrap(),
+        ]
+    }
+
+    /// The best score of every legal command string from `node` on (one command at a time),
+    /// checking on the way that `remaining` bounds what each node's rest scores.
+    fn brute_force<'a>(
+        node: &Node<'a>,
+        one_command: &[Action],
+        phrases: &PhraseSet,
+        remaining: &mut Remaining<'a>,
+    ) -> u64 {
+        let mut best = node.score();
+        for action in one_command {
+            let Some(child) = apply(node, action, phrases) else {
+                continue;
+            };
+            let rest = if child.game.is_over() {
+                child.score()
+            } else {
+                brute_force(&child, one_command, phrases, remaining)
+            };
+            best = best.max(rest);
+        }
+        if !node.game.is_over() {
+            let game = &node.game;
+            let now = Playing {
+                locked: game.locked() as usize,
+                row_moves: node.row_moves as usize,
+                automaton: node.automaton,
+                used: node.used,
+                prev_lines: game.prev_lines(),
+                cells: game.board().count() as u64,
+                board: game.board(),
+                pos: game.pos(),
+            };
+            let upper = node.score() + remaining.at(&now, phrases);
+            assert!(upper >= best, "{} bounded by {upper} below {best}", {
+                String::from_utf8_lossy(&node.text)
+            });
+        }
+        best
+    }
+
+    #[test]
+    fn the_remaining_bound_holds_at_every_state_and_the_search_finds_the_best() {
+        let setup = tiny();
+        for phrases in sets() {
+            let acts = actions(&phrases);
+            let one_command: Vec<Action> = acts
+                .into_iter()
+                .filter(|a| a.commands.len() == 1 && a.text.len() == 1)
+                .collect();
+            let start = start_node(&setup, 0).unwrap();
+            let mut remaining = Remaining::new(&setup, 0, &phrases);
+            let best = brute_force(&start, &one_command, &phrases, &mut remaining);
+            for greedy in [false, true] {
+                let deadline = Deadline::after(Duration::from_secs(600));
+                let acts = actions(&phrases);
+                let (found, searched) =
+                    search(&setup, 0, &phrases, &acts, &start, 0, &deadline, greedy);
+                assert!(searched.complete);
+                let (text, score) = found.expect("some answer scores");
+                assert_eq!(score, best, "{phrases:?}");
+                let text = String::from_utf8(text).unwrap();
+                let again = evaluate(&setup, 0, &text, &phrases).unwrap();
+                assert_eq!((again.error, again.score), (None, best), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn nothing_is_returned_when_nothing_beats_the_incumbent() {
+        let setup = tiny();
+        let phrases = PhraseSet::new(vec!["pa".into(), "bl".into()]).unwrap();
+        let acts = actions(&phrases);
+        let start = start_node(&setup, 0).unwrap();
+        let deadline = Deadline::after(Duration::from_secs(600));
+        let (found, _) = search(&setup, 0, &phrases, &acts, &start, 0, &deadline, false);
+        let best = found.unwrap().1;
+        let (again, searched) = search(&setup, 0, &phrases, &acts, &start, best, &deadline, false);
+        assert!(again.is_none());
+        assert!(searched.complete);
+    }
+}

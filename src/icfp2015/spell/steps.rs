@@ -1,0 +1,176 @@
+//! The steps of a whole short game's searches (`spell::exhaustive`'s beam, `spell::deep`'s branch
+//! and bound): a node is a legal prefix of commands, an action a phrase or one command.
+
+use crate::core::hash::FastHasher;
+use crate::icfp2015::rules::commands::{decode, Command};
+use crate::icfp2015::rules::game::{Game, Outcome, Setup};
+use crate::icfp2015::rules::phrases::PhraseSet;
+use crate::icfp2015::spell::room::{falling_room, room};
+use std::hash::{Hash, Hasher};
+
+/// One step of the search: a phrase's text (spelled whole), or one command.
+pub struct Action {
+    pub commands: Vec<Command>,
+    pub text: Vec<u8>,
+}
+
+#[derive(Clone)]
+pub struct Node<'a> {
+    pub game: Game<'a>,
+    pub text: Vec<u8>,
+    pub automaton: u32,
+    /// Phrases ended so far (bit per phrase index below 128).
+    pub used: u128,
+    pub power: u64,
+    /// Order-free hash of the canonical positions held since the last descent or lock.
+    pub history: u64,
+    /// Commands since the last descent or lock (none of them descended).
+    pub row_moves: u32,
+    /// The positions held since the last descent or lock as bits `left column * 6 + canonical
+    /// orientation` (the engine's own slots; those from 128 on are left out).
+    pub row_mask: u128,
+    /// The room the board leaves for the units to come (`spell::room`), as of the last lock.
+    pub room: i64,
+}
+
+impl Node<'_> {
+    pub fn score(&self) -> u64 {
+        self.game.move_score() + self.power
+    }
+
+    /// What the beam ranks by: the score, plus `room_weight` a row of room left for the rest.
+    pub fn rank(&self, room_weight: i64) -> i64 {
+        self.score() as i64 + room_weight * (self.room + falling_room(&self.game))
+    }
+
+    /// Units locked and rows descended: never decreases along a game; `u64::MAX` once it is
+    /// over. The pivot's row may be negative (a pivot above its unit): before, such a unit's
+    /// row read as a huge number, equal to `u64::MAX` on row -1, so the beam saw the game over
+    /// at its start and found nothing (a generated 8 x 14 game scored 0 searched, at any `-t`).
+    pub fn progress(&self) -> u64 {
+        if self.game.is_over() {
+            return u64::MAX;
+        }
+        (u64::from(self.game.locked()) << 32) + (i64::from(self.game.pos().y) + (1 << 31)) as u64
+    }
+
+    /// Equal for equal states (board, unit, position, row history, automaton, phrases used):
+    /// what follows a node depends on these alone.
+    pub fn key(&self) -> u64 {
+        let mut h = FastHasher::default();
+        self.key_but_history().hash(&mut h);
+        self.history.hash(&mut h);
+        h.finish()
+    }
+
+    /// [`Node::key`] but for the row history: where one history holds another's positions and
+    /// more, what the smaller one allows next includes what the larger allows.
+    pub fn key_but_history(&self) -> u64 {
+        let mut h = FastHasher::default();
+        self.game.locked().hash(&mut h);
+        self.game.board().rows().hash(&mut h);
+        self.game.unit().canonical_pos(self.game.pos()).hash(&mut h);
+        self.game.prev_lines().hash(&mut h);
+        (self.automaton, self.used).hash(&mut h);
+        h.finish()
+    }
+}
+
+/// The bit of the falling unit's position in [`Node::row_mask`] (0 from slot 128 on).
+fn pos_bit(game: &Game) -> u128 {
+    let (unit, pos) = (game.unit(), game.pos());
+    let left = pos.x + unit.shape(pos.orientation, pos.y).dx_min;
+    let slot = left as u32 * 6 + u32::from(unit.canonical[pos.orientation as usize]);
+    1u128.checked_shl(slot).unwrap_or(0)
+}
+
+fn pos_hash(game: &Game) -> u64 {
+    let mut h = FastHasher::default();
+    game.unit().canonical_pos(game.pos()).hash(&mut h);
+    h.finish()
+}
+
+/// The actions tried from every node: each phrase of the set made of commands only, and each
+/// command alone.
+pub fn actions(phrases: &PhraseSet) -> Vec<Action> {
+    let mut all: Vec<Action> = phrases
+        .phrases()
+        .iter()
+        .filter_map(|p| {
+            let lower = p.to_lowercase();
+            let commands = decode(&lower).ok().filter(|c| c.len() == lower.len())?;
+            Some(Action {
+                commands,
+                text: lower.into_bytes(),
+            })
+        })
+        .collect();
+    all.extend(Command::ALL.iter().map(|&c| Action {
+        commands: vec![c],
+        text: vec![c.char() as u8],
+    }));
+    all
+}
+
+/// `node` after `action`, or `None` where the engine refuses it (a repeated position, a command
+/// after the game's end).
+pub fn apply<'a>(node: &Node<'a>, action: &Action, phrases: &PhraseSet) -> Option<Node<'a>> {
+    let mut next = node.clone();
+    for (&command, &byte) in action.commands.iter().zip(&action.text) {
+        if next.game.is_over() {
+            return None;
+        }
+        match next.game.step(command) {
+            Outcome::Repeated | Outcome::AfterEnd => return None,
+            Outcome::Locked { .. } => {
+                next.history = 0;
+                next.row_moves = 0;
+                next.row_mask = 0;
+                next.room = room(&next.game);
+            }
+            Outcome::Moved if command.descends() => {
+                next.history = 0;
+                next.row_moves = 0;
+                next.row_mask = 0;
+            }
+            Outcome::Moved => next.row_moves += 1,
+        }
+        if !next.game.is_over() {
+            next.history ^= pos_hash(&next.game);
+            next.row_mask |= pos_bit(&next.game);
+        }
+        next.automaton = phrases.advance(next.automaton, byte);
+        for &p in phrases.ends_at(next.automaton) {
+            let bit = 1u128.checked_shl(p).unwrap_or(0);
+            next.power += 2 * phrases.phrase_len(p as usize) as u64;
+            if next.used & bit == 0 {
+                next.power += 300;
+                next.used |= bit;
+            }
+        }
+        next.text.push(byte);
+    }
+    Some(next)
+}
+
+/// The search's root: the game at its start, nothing typed; none for a game over at once.
+pub fn start_node(setup: &Setup, seed: u32) -> Option<Node<'_>> {
+    let game = Game::new(setup, seed);
+    if game.is_over() {
+        return None;
+    }
+    let history = pos_hash(&game);
+    let row_mask = pos_bit(&game);
+    let room = room(&game);
+    Some(Node {
+        game,
+        text: Vec::new(),
+        automaton: PhraseSet::START,
+        used: 0,
+        power: 0,
+        history,
+        row_moves: 0,
+        row_mask,
+        room,
+    })
+}

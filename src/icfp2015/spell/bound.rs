@@ -674,14 +674,15 @@ fn repeat_table(phrases: &PhraseSet, breaks: usize, row_letters: usize, turns: b
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::core::timer::Deadline;
     use crate::icfp2015::rules::problem::Problem;
     use crate::icfp2015::spell::exhaustive;
     use std::time::Duration;
 
-    fn tiny() -> Setup {
+    /// A 4 x 3 board, two units (the second with its pivot outside it, below).
+    pub(crate) fn tiny() -> Setup {
         let json = r#"{"id":7,"width":4,"height":3,"filled":[],"sourceLength":2,"sourceSeeds":[0],
             "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
                      {"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":1}}]}"#;

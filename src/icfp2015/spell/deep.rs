@@ -46,20 +46,24 @@ struct Search<'s, 'a> {
     stopped: bool,
 }
 
+/// What `Remaining` bounds the rest of `node`'s game from.
+fn playing<'n>(node: &'n Node) -> Playing<'n> {
+    let game = &node.game;
+    Playing {
+        locked: game.locked() as usize,
+        row_moves: node.row_moves as usize,
+        automaton: node.automaton,
+        used: node.used,
+        prev_lines: game.prev_lines(),
+        cells: game.board().count() as u64,
+        board: game.board(),
+        pos: game.pos(),
+    }
+}
+
 impl<'a> Search<'_, 'a> {
     fn upper(&mut self, node: &Node<'a>) -> u64 {
-        let game = &node.game;
-        let now = Playing {
-            locked: game.locked() as usize,
-            row_moves: node.row_moves as usize,
-            automaton: node.automaton,
-            used: node.used,
-            prev_lines: game.prev_lines(),
-            cells: game.board().count() as u64,
-            board: game.board(),
-            pos: game.pos(),
-        };
-        node.score() + self.remaining.at(&now, self.phrases)
+        node.score() + self.remaining.at(&playing(node), self.phrases)
     }
 
     /// Records `node` in the memo; false where a state reached before dominates it (the same
@@ -177,17 +181,9 @@ pub fn search<'a>(
 mod tests {
     use super::*;
     use crate::icfp2015::rules::game::evaluate;
-    use crate::icfp2015::rules::problem::Problem;
+    use crate::icfp2015::spell::bound::tests::tiny;
     use crate::icfp2015::spell::steps::{actions, start_node};
     use std::time::Duration;
-
-    /// A 4 x 3 board, two units (the second with its pivot outside it, below).
-    fn tiny() -> Setup {
-        let json = r#"{"id":7,"width":4,"height":3,"filled":[],"sourceLength":2,"sourceSeeds":[0],
-            "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
-                     {"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":1}}]}"#;
-        Setup::new(Problem::parse(json.as_bytes(), "test").unwrap())
-    }
 
     fn sets() -> Vec<PhraseSet> {
         vec![
@@ -220,18 +216,7 @@ mod tests {
             best = best.max(rest);
         }
         if !node.game.is_over() {
-            let game = &node.game;
-            let now = Playing {
-                locked: game.locked() as usize,
-                row_moves: node.row_moves as usize,
-                automaton: node.automaton,
-                used: node.used,
-                prev_lines: game.prev_lines(),
-                cells: game.board().count() as u64,
-                board: game.board(),
-                pos: game.pos(),
-            };
-            let upper = node.score() + remaining.at(&now, phrases);
+            let upper = node.score() + remaining.at(&playing(node), phrases);
             assert!(upper >= best, "{} bounded by {upper} below {best}", {
                 String::from_utf8_lossy(&node.text)
             });

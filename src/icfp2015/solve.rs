@@ -196,67 +196,69 @@ fn solve_planned(
         // a seed whose job had 0.5 s the one-lock answer, its whole plan taking all of it.
         // Its pace is measured on its first units: the width-1 beam's estimate (`cost`) was
         // 0.23-0.46 s on that game where the band plan took 1.06-1.31 s.
-        // A sample that ends before its last unit (the game ends there) is the whole band
-        // plan's time: scaled to the game's units instead, it cut 30 x 60 games of 5000 units
-        // of up to 9-20 cells without phrases (dying after 100-600 units) to their band plan's
-        // prefix at `-t 5` (1,797 against 6,614-9,699 planned by the beam, `docs/icfp2015.md`,
-        // Part 13).
         let sample = &order[..order.len().min(BAND_SAMPLE)];
         let started = Instant::now();
         let sampled = bands::greedy(setup, &setup.start, sample, &weights, band_power, &mut rng);
-        let band_cost = if sampled.locks.len() < sample.len() {
-            started.elapsed()
-        } else {
-            started
-                .elapsed()
-                .mul_f64(order.len() as f64 / sample.len().max(1) as f64)
-        };
-        let plain_routes = plain_unit.mul_f64(order.len() as f64);
-        let planning = deadline
-            .remaining()
-            .mul_f64(BAND_FIT_SHARE)
-            .saturating_sub(plain_routes);
-        let fit = if band_cost > planning {
-            let share = planning.as_secs_f64() / band_cost.as_secs_f64();
-            ((order.len() as f64 * share) as usize).max(1)
-        } else {
-            order.len()
-        };
-        let started = Instant::now();
-        let plan = bands::greedy(
-            setup,
-            &setup.start,
-            &order[..fit],
-            &weights,
-            band_power,
-            &mut rng,
-        );
-        band_time = started.elapsed();
-        trace(variant, || {
-            format!(
-                "band plan of {fit} of {} units: {} locks in {:.2} s (estimated {:.2} s for all)",
-                order.len(),
-                plan.locks.len(),
-                band_time.as_secs_f64(),
-                band_cost.as_secs_f64()
-            )
-        });
-        // A prefix that ends before its last unit: the band plan, not the time, ended it, and
-        // the beam (below) plans the game.
-        if fit < order.len() && plan.locks.len() == fit {
-            let opening = Opening::new(setup, seed, phrases, 0);
-            let routes = route_game(
+        let sample_time = started.elapsed();
+        // A sample that ends before its last unit (the game ends there): no band plan lasts
+        // the game, and the beam (below) plans it. Scaled to the game's units instead, its pace
+        // cut 30 x 60 games of 5000 units of up to 9-20 cells without phrases (dying after
+        // 100-600 units) to their band plan's prefix at `-t 5` (1,797 against 6,614-9,699
+        // planned by the beam, `docs/icfp2015.md`, Part 13); and where the routes' estimate
+        // left no time for planning (a slow build at `-t 2 -c 1`), to a one-unit prefix.
+        if sampled.locks.len() == sample.len() {
+            let band_cost = sample_time.mul_f64(order.len() as f64 / sample.len().max(1) as f64);
+            // Units whose plan and plain routes fit the share (at least one).
+            let per_unit = band_cost.div_f64(order.len() as f64) + plain_unit;
+            let budget = deadline.remaining().mul_f64(BAND_FIT_SHARE);
+            let fit = if per_unit.mul_f64(order.len() as f64) > budget {
+                ((budget.as_secs_f64() / per_unit.as_secs_f64().max(1e-9)) as usize)
+                    .clamp(1, order.len())
+            } else {
+                order.len()
+            };
+            let started = Instant::now();
+            let plan = bands::greedy(
                 setup,
-                seed,
-                phrases,
-                opening,
-                &plan.locks,
-                deadline,
-                plain_unit,
+                &setup.start,
+                &order[..fit],
+                &weights,
+                band_power,
+                &mut rng,
             );
-            return routes.played;
+            band_time = started.elapsed();
+            trace(variant, || {
+                format!(
+                    "band plan of {fit} of {} units: {} locks in {:.2} s (estimated {:.2} s for all)",
+                    order.len(),
+                    plan.locks.len(),
+                    band_time.as_secs_f64(),
+                    band_cost.as_secs_f64()
+                )
+            });
+            if fit < order.len() && plan.locks.len() == fit {
+                let opening = Opening::new(setup, seed, phrases, 0);
+                let routes = route_game(
+                    setup,
+                    seed,
+                    phrases,
+                    opening,
+                    &plan.locks,
+                    deadline,
+                    plain_unit,
+                );
+                return routes.played;
+            }
+            band = (plan.locks.len() == order.len()).then_some(plan);
+        } else {
+            trace(variant, || {
+                format!(
+                    "band plan sample of {} units: the game ends after {} locks",
+                    sample.len(),
+                    sampled.locks.len()
+                )
+            });
         }
-        band = (plan.locks.len() == order.len()).then_some(plan);
     }
     if let Some(band) = band {
         let first = (band, cost_of_routes, band_power, band_time);

@@ -3,7 +3,7 @@
 
 use super::engine::{Buffers, TABLE_SLOTS};
 use super::tables::{Lanes, MAX_LAYER_STATES};
-use crate::core::arena::{prefault, Arena};
+use crate::core::arena::{hint_huge_pages_past, prefault, Arena, HUGE_PAGE_BYTES};
 
 // SAFETY: `Lanes` is `repr(C)` over `[u32; 8]`: 32 bytes, no padding, every bit pattern valid.
 unsafe impl bytemuck::Zeroable for Lanes {}
@@ -25,11 +25,11 @@ pub fn arena() -> Arena {
 /// (whose base is 2 MiB aligned when mapped), so that `small_pages_first` can give huge pages
 /// to everything past a buffer's first `SMALL_PAGES_FIRST_BYTES`.
 pub fn buffers(arena: &Arena) -> Buffers<'_> {
-    let states_0 = placed_slice(arena, MAX_LAYER_STATES);
-    let states_1 = placed_slice(arena, MAX_LAYER_STATES);
-    let counts_0 = placed_slice(arena, MAX_LAYER_STATES);
-    let counts_1 = placed_slice(arena, MAX_LAYER_STATES);
-    let slots = placed_slice(arena, TABLE_SLOTS);
+    let states_0 = arena.alloc_slice_huge_after(MAX_LAYER_STATES, SMALL_PAGES_FIRST_BYTES);
+    let states_1 = arena.alloc_slice_huge_after(MAX_LAYER_STATES, SMALL_PAGES_FIRST_BYTES);
+    let counts_0 = arena.alloc_slice_huge_after(MAX_LAYER_STATES, SMALL_PAGES_FIRST_BYTES);
+    let counts_1 = arena.alloc_slice_huge_after(MAX_LAYER_STATES, SMALL_PAGES_FIRST_BYTES);
+    let slots = arena.alloc_slice_huge_after(TABLE_SLOTS, SMALL_PAGES_FIRST_BYTES);
     Buffers {
         states: [states_0, states_1],
         counts: [counts_0, counts_1],
@@ -39,20 +39,6 @@ pub fn buffers(arena: &Arena) -> Buffers<'_> {
 
 /// How many buffers `buffers` places.
 const BUFFERS: usize = 5;
-const HUGE_PAGE_BYTES: usize = 2 << 20;
-
-/// `len` elements from `arena`, starting `SMALL_PAGES_FIRST_BYTES` before a 2 MiB boundary of
-/// the arena's offsets (padding skipped costs address space only).
-#[allow(clippy::mut_from_ref)]
-fn placed_slice<T: bytemuck::Pod>(arena: &Arena, len: usize) -> &mut [T] {
-    let used = arena.used().next_multiple_of(64);
-    let target = HUGE_PAGE_BYTES - SMALL_PAGES_FIRST_BYTES;
-    let pad = (target + HUGE_PAGE_BYTES - used % HUGE_PAGE_BYTES) % HUGE_PAGE_BYTES;
-    if pad > 0 {
-        arena.alloc_slice::<u8>(pad);
-    }
-    arena.alloc_slice(len)
-}
 
 /// Makes resident the pages a layer of up to `states` states uses, so that no page fault
 /// lands inside the timed loop.
@@ -94,33 +80,13 @@ pub fn small_pages_first(arena: &Arena, buffers: &Buffers) {
         counts,
         slots,
     } = buffers;
-    let spans = [
-        (
-            states[0].as_ptr().cast::<u8>(),
-            std::mem::size_of_val(&*states[0]),
-        ),
-        (
-            states[1].as_ptr().cast::<u8>(),
-            std::mem::size_of_val(&*states[1]),
-        ),
-        (
-            counts[0].as_ptr().cast::<u8>(),
-            std::mem::size_of_val(&*counts[0]),
-        ),
-        (
-            counts[1].as_ptr().cast::<u8>(),
-            std::mem::size_of_val(&*counts[1]),
-        ),
-        (slots.as_ptr().cast::<u8>(), std::mem::size_of_val(&**slots)),
-    ];
-    for (start, bytes) in spans {
-        if bytes > SMALL_PAGES_FIRST_BYTES {
-            crate::core::arena::hint_huge_pages(
-                start.wrapping_add(SMALL_PAGES_FIRST_BYTES),
-                bytes - SMALL_PAGES_FIRST_BYTES,
-            );
-        }
+    for states in states {
+        hint_huge_pages_past(states, SMALL_PAGES_FIRST_BYTES);
     }
+    for counts in counts {
+        hint_huge_pages_past(counts, SMALL_PAGES_FIRST_BYTES);
+    }
+    hint_huge_pages_past(slots, SMALL_PAGES_FIRST_BYTES);
 }
 
 /// Blocks at least this big get the huge-page hint from the pip engine.

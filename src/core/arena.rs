@@ -10,7 +10,8 @@ use std::ptr::NonNull;
 use bytemuck::Pod;
 use memmap2::{MmapMut, MmapOptions};
 
-const HUGE_PAGE_BYTES: usize = 2 << 20;
+/// The huge page size the arena aligns its mapping to and hints for.
+pub const HUGE_PAGE_BYTES: usize = 2 << 20;
 const HEAP_ALIGN: usize = 4096;
 const MIN_SLICE_ALIGN: usize = 64;
 /// The smallest page size of any supported target: stepping by it reaches every page.
@@ -178,6 +179,22 @@ impl Arena {
         // multiple of `align` counted from an address, so the pointer is aligned for `T`.
         unsafe { std::slice::from_raw_parts_mut(self.base.as_ptr().add(start).cast::<T>(), len) }
     }
+
+    /// As [`Arena::alloc_slice`], placed so that the slice's first `small_bytes` (below 2 MiB)
+    /// end on a 2 MiB boundary of a mapped arena, for [`hint_huge_pages_past`]. The padding
+    /// skipped costs address space only (at most 2 MiB a slice).
+    #[allow(clippy::mut_from_ref)]
+    pub fn alloc_slice_huge_after<T: Pod>(&self, len: usize, small_bytes: usize) -> &mut [T] {
+        let used = self
+            .used()
+            .next_multiple_of(align_of::<T>().max(MIN_SLICE_ALIGN));
+        let start = HUGE_PAGE_BYTES - small_bytes % HUGE_PAGE_BYTES;
+        let pad = (start + HUGE_PAGE_BYTES - used % HUGE_PAGE_BYTES) % HUGE_PAGE_BYTES;
+        if pad > 0 {
+            self.alloc_slice::<u8>(pad);
+        }
+        self.alloc_slice(len)
+    }
 }
 
 impl fmt::Debug for Arena {
@@ -205,6 +222,18 @@ pub fn hint_huge_pages(start: *const u8, bytes: usize) {
                 libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
             }
         }
+    }
+}
+
+/// Asks for huge pages on `slice` past its first `small_bytes` (see [`hint_huge_pages`]):
+/// a run that touches only the start pays small pages, one that goes further gets 2 MiB ones.
+pub fn hint_huge_pages_past<T>(slice: &[T], small_bytes: usize) {
+    let bytes = std::mem::size_of_val(slice);
+    if bytes > small_bytes {
+        hint_huge_pages(
+            slice.as_ptr().cast::<u8>().wrapping_add(small_bytes),
+            bytes - small_bytes,
+        );
     }
 }
 
@@ -273,6 +302,24 @@ pub(crate) fn touch_each_page(bytes: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn huge_after_places_the_first_bytes_before_a_huge_page_boundary() {
+        let arena = Arena::new(8 * HUGE_PAGE_BYTES);
+        if !arena.is_mmap() {
+            return; // only the mapping is 2 MiB aligned
+        }
+        arena.alloc_slice::<u8>(100);
+        for small in [0, 4096, 512 << 10] {
+            let slice = arena.alloc_slice_huge_after::<u64>(1000, small);
+            assert_eq!(
+                (slice.as_ptr() as usize + small) % HUGE_PAGE_BYTES,
+                0,
+                "{small}"
+            );
+            assert!(slice.iter().all(|&x| x == 0));
+        }
+    }
 
     #[test]
     fn capacity_rounds_up_to_huge_pages() {

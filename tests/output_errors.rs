@@ -59,12 +59,14 @@ fn commands() -> Vec<(&'static str, Vec<String>)> {
         ),
         ("podium", s(&["icfp2015", "play", "-f", &icfp, "-t", "0.2"])),
         ("play_icfp2015", s(&["-f", &icfp, "-t", "0.2"])),
+        ("cephalopod_judge", s(&[c])),
     ]
 }
 
 fn binary(name: &str) -> &'static str {
     match name {
         "podium" => env!("CARGO_BIN_EXE_podium"),
+        "cephalopod_judge" => env!("CARGO_BIN_EXE_cephalopod_judge"),
         _ => env!("CARGO_BIN_EXE_play_icfp2015"),
     }
 }

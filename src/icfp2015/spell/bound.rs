@@ -55,8 +55,22 @@ pub fn bound(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Bound {
     let turns = units.iter().any(|u| u.distinct > 1);
     Bound {
         moves: move_bound(setup, &units),
-        repeats: repeat_bound(phrases, breaks as usize, row_letters as usize, turns),
-        distinct: distinct_bound(phrases, breaks, units.len() as u64, turns),
+        repeats: Repeats::new(
+            setup,
+            &units,
+            phrases,
+            breaks as usize,
+            row_letters as usize,
+            turns,
+        )
+        .from(breaks as usize, 0, PhraseSet::START, game.pos()),
+        distinct: distinct_bound(
+            phrases,
+            breaks,
+            units.len() as u64,
+            turns,
+            Life::of(setup, &units),
+        ),
     }
 }
 
@@ -170,77 +184,133 @@ fn spellable(phrases: &PhraseSet, turns: bool) -> Vec<(usize, Vec<u8>)> {
         .collect()
 }
 
-/// Which letters of `phrase` must be breaks wherever it is spelled: those that descend, and
-/// the fewest others that must lock so that no run without a descent comes back to a position
-/// it held (a return in column and orientation modulo 6 repeats a position for every unit).
-/// The latest letter of each return is taken, which stabs the most later returns too.
-fn forced_breaks(phrase: &[u8]) -> Vec<bool> {
+/// How far one unit of the game can go in its life: the most doubled columns between two pivot
+/// positions (W / E move 2, SW / SE 1), and the most rows it descends, over the game's units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Life {
+    columns2: i32,
+    descents: i32,
+}
+
+impl Life {
+    /// No limit: what a phrase forces by its returns alone.
+    #[cfg(test)]
+    const FREE: Life = Life {
+        columns2: i32::MAX,
+        descents: i32::MAX,
+    };
+
+    fn of(setup: &Setup, units: &[&Unit]) -> Life {
+        let width = setup.width() as i32;
+        let columns2 = units
+            .iter()
+            .map(|u| {
+                // The pivot's doubled column 2x + (row & 1), over the orientations that fit.
+                let (mut lo, mut hi) = (i32::MAX, i32::MIN);
+                for parity in 0..2 {
+                    for o in 0..6u8 {
+                        let s = u.shape(o, parity);
+                        if s.dx_max - s.dx_min >= width {
+                            continue;
+                        }
+                        lo = lo.min(2 * -s.dx_min + parity);
+                        hi = hi.max(2 * (width - 1 - s.dx_max) + parity);
+                    }
+                }
+                (hi - lo).max(0)
+            })
+            .max()
+            .unwrap_or(0);
+        let descents = units
+            .iter()
+            .map(|u| descents(setup, u) as i32)
+            .max()
+            .unwrap_or(0);
+        Life { columns2, descents }
+    }
+}
+
+/// Which letters of `phrase` must be breaks wherever it is spelled, and which of them must lock:
+/// the letters that descend, and the fewest locks such that no run of letters between two locks
+/// comes back to a position (a return in column and orientation modulo 6 on one row repeats a
+/// position for every unit), spans more doubled columns or descends more rows than a unit's
+/// `life` allows. Each violation is a window of letters one of which must lock; the latest
+/// letter of the earliest-ending window is taken (interval stabbing: the fewest locks).
+fn forced_breaks(phrase: &[u8], life: Life) -> Vec<(bool, bool)> {
+    // Since the last lock: doubled column (from 0), its range, descents; on the row, the
+    // (column, orientation) held.
+    let mut column = 0i32;
+    let (mut west, mut east) = (0i32, 0i32);
+    let mut down = 0i32;
+    let mut turn = 0i32;
     let mut seen: Vec<(i32, i32)> = vec![(0, 0)];
-    let mut here = (0i32, 0i32);
     phrase
         .iter()
         .map(|&b| {
             let c = command_of(b).expect("spellable letters");
-            if c.descends() {
-                seen.clear();
-                here = (0, 0);
-                seen.push(here);
-                return true;
-            }
-            let next = match c {
-                Command::W => (here.0 - 1, here.1),
-                Command::E => (here.0 + 1, here.1),
-                Command::CW => (here.0, (here.1 + 1) % 6),
-                _ => (here.0, (here.1 + 5) % 6),
+            let (next, next_turn) = match c {
+                Command::W => (column - 2, turn),
+                Command::E => (column + 2, turn),
+                Command::SW => (column - 1, turn),
+                Command::SE => (column + 1, turn),
+                Command::CW => (column, (turn + 1) % 6),
+                Command::CCW => (column, (turn + 5) % 6),
             };
-            if seen.contains(&next) {
+            let descends = c.descends();
+            let too_wide = east.max(next) - west.min(next) > life.columns2;
+            let too_deep = descends && down + 1 > life.descents;
+            let returns = !descends && seen.contains(&(next, next_turn));
+            if too_wide || too_deep || returns {
                 // This letter locks: the next unit starts afresh.
+                (column, west, east, down, turn) = (0, 0, 0, 0, 0);
                 seen.clear();
-                here = (0, 0);
-                seen.push(here);
-                return true;
+                seen.push((0, 0));
+                return (true, true);
             }
-            here = next;
-            seen.push(here);
-            false
+            (column, turn) = (next, next_turn);
+            west = west.min(column);
+            east = east.max(column);
+            if descends {
+                down += 1;
+                seen.clear();
+            }
+            seen.push((column, turn));
+            (descends, false)
         })
         .collect()
 }
 
-fn breaks_in(forced: &[bool]) -> u64 {
-    forced.iter().filter(|&&f| f).count() as u64
+#[cfg(test)]
+fn breaks_in(forced: &[(bool, bool)]) -> u64 {
+    forced.iter().filter(|f| f.0).count() as u64
 }
 
-/// The breaks `letters` force wherever they are spelled, and how many of those are locks (not
-/// descents).
-fn forced_cost(letters: &[u8]) -> (u64, u64) {
-    let forced = forced_breaks(letters);
-    let locks = forced
-        .iter()
-        .zip(letters)
-        .filter(|&(&f, &b)| f && !command_of(b).is_some_and(|c| c.descends()))
-        .count() as u64;
-    (breaks_in(&forced), locks)
+/// The breaks `letters` force wherever they are spelled, and how many of those are locks.
+fn forced_cost(letters: &[u8], life: Life) -> (u64, u64) {
+    let forced = forced_breaks(letters, life);
+    let breaks = forced.iter().filter(|f| f.0).count() as u64;
+    let locks = forced.iter().filter(|f| f.1).count() as u64;
+    (breaks, locks)
 }
 
 /// Most distinct phrases whose first occurrences fit `breaks` breaks and `locks` locks. Taken in
 /// the order they start, each first occurrence adds at least the forced breaks and locks
 /// ([`forced_breaks`]) of the part no earlier one covers: all of it, or what follows a prefix
 /// equal to a suffix of another phrase, or nothing where it is inside another.
-fn distinct_bound(phrases: &PhraseSet, breaks: u64, locks: u64, turns: bool) -> u64 {
+fn distinct_bound(phrases: &PhraseSet, breaks: u64, locks: u64, turns: bool, life: Life) -> u64 {
     let all = spellable(phrases, turns);
-    let costs = first_costs(&all, 0);
+    let costs = first_costs(&all, 0, life);
     most_distinct(&costs, breaks, locks)
 }
 
 /// Per phrase of `all`, the fewest (breaks, locks) its first occurrence adds ([`distinct_bound`]),
 /// where the text typed so far may end with up to `typed` letters of it.
-fn first_costs(all: &[(usize, Vec<u8>)], typed: usize) -> Vec<(u64, u64)> {
+fn first_costs(all: &[(usize, Vec<u8>)], typed: usize, life: Life) -> Vec<(u64, u64)> {
     all.iter()
         .map(|(i, q)| {
-            let mut options = vec![forced_cost(q)];
+            let mut options = vec![forced_cost(q, life)];
             for k in 1..q.len().min(typed + 1) {
-                options.push(forced_cost(&q[k..]));
+                options.push(forced_cost(&q[k..], life));
             }
             for (j, p) in all {
                 if j == i {
@@ -251,7 +321,7 @@ fn first_costs(all: &[(usize, Vec<u8>)], typed: usize) -> Vec<(u64, u64)> {
                 }
                 for k in 1..q.len().min(p.len() + 1) {
                     if p[p.len() - k..] == q[..k] {
-                        options.push(forced_cost(&q[k..]));
+                        options.push(forced_cost(&q[k..], life));
                     }
                 }
             }
@@ -289,66 +359,6 @@ fn most_distinct(costs: &[(u64, u64)], breaks: u64, locks: u64) -> u64 {
         .unwrap_or(0) as u64
 }
 
-/// Most `2 x len` rewards over texts of at most `breaks` breaks (descending letters, or any letter
-/// that locks) with at most `row_letters` other, non-descending letters between two breaks.
-fn repeat_bound(phrases: &PhraseSet, breaks: usize, row_letters: usize, turns: bool) -> u64 {
-    if spellable(phrases, turns).is_empty() {
-        return 0;
-    }
-    let states = phrases.states();
-    // Per state, the distinct (next state, descends) moves with their reward.
-    let letters: Vec<u8> = Command::ALL
-        .iter()
-        .filter(|&&c| allowed(c, turns))
-        .flat_map(|c| c.characters().bytes())
-        .collect();
-    let moves: Vec<Vec<(u32, bool, i64)>> = (0..states as u32)
-        .map(|q| {
-            let mut m: Vec<(u32, bool, i64)> = letters
-                .iter()
-                .map(|&b| {
-                    let next = phrases.advance(q, b);
-                    let down = command_of(b).is_some_and(|c| c.descends());
-                    (next, down, phrases.repeat_points_at(next) as i64)
-                })
-                .collect();
-            m.sort_unstable_by_key(|&(n, d, _)| (n, d));
-            m.dedup_by_key(|&mut (n, d, _)| (n, d));
-            m
-        })
-        .collect();
-    const NONE: i64 = i64::MIN;
-    let cells = (row_letters + 1) * states;
-    let mut layer = vec![NONE; cells];
-    layer[PhraseSet::START as usize] = 0;
-    let mut best = 0i64;
-    for b in 0..=breaks {
-        let mut next_layer = vec![NONE; cells];
-        for m in 0..=row_letters {
-            for q in 0..states {
-                let v = layer[m * states + q];
-                if v == NONE {
-                    continue;
-                }
-                best = best.max(v);
-                for &(n, down, r) in &moves[q] {
-                    let n = n as usize;
-                    if !down && m < row_letters {
-                        let cell = &mut layer[(m + 1) * states + n];
-                        *cell = (*cell).max(v + r);
-                    }
-                    if b < breaks {
-                        let cell = &mut next_layer[n];
-                        *cell = (*cell).max(v + r);
-                    }
-                }
-            }
-        }
-        layer = next_layer;
-    }
-    best as u64
-}
-
 /// A bound on what the rest of a game can still score from a state of its play, for a branch
 /// and bound (`spell::deep`): [`bound`]'s parts from the falling unit on, with the rows it can
 /// still descend, the letters typed on its row, the phrase automaton's state and the phrases used.
@@ -358,11 +368,9 @@ pub struct Remaining<'a> {
     units: Vec<&'a Unit>,
     /// Breaks (descents + 1 lock) of the units after the `k`-th: `later[k]`.
     later: Vec<u64>,
-    row_letters: usize,
-    states: usize,
     breaks: usize,
-    /// Most `2 x len` rewards from (breaks left, letters on the row, automaton state).
-    repeats: Vec<u32>,
+    /// Most `2 x len` rewards from (breaks left, letters on the row, automaton state, column).
+    repeats: Repeats,
     /// The spellable phrases' indices, and their first occurrence's costs by letters typed.
     indices: Vec<usize>,
     costs: Vec<Vec<(u64, u64)>>,
@@ -516,15 +524,16 @@ impl<'a> Remaining<'a> {
         let turns = units.iter().any(|u| u.distinct > 1);
         let all = spellable(phrases, turns);
         let longest = all.iter().map(|(_, p)| p.len()).max().unwrap_or(0);
-        let costs = (0..longest.max(1)).map(|t| first_costs(&all, t)).collect();
+        let life = Life::of(setup, &units);
+        let costs = (0..longest.max(1))
+            .map(|t| first_costs(&all, t, life))
+            .collect();
         Remaining {
             setup,
+            repeats: Repeats::new(setup, &units, phrases, breaks, row_letters, turns),
             units,
             later,
-            row_letters,
-            states: phrases.states(),
             breaks,
-            repeats: repeat_table(phrases, breaks, row_letters, turns),
             indices: all.iter().map(|(i, _)| *i).collect(),
             costs,
             distinct: Default::default(),
@@ -542,10 +551,9 @@ impl<'a> Remaining<'a> {
         let own = (reach.deepest_from(now.pos) - now.pos.y).max(0) as u64 + 1;
         let breaks = (own + reach.later).min(self.breaks as u64);
         let locks = (self.units.len() - now.locked) as u64;
-        let m = now.row_moves.min(self.row_letters);
-        let repeats = self.repeats
-            [(breaks as usize * (self.row_letters + 1) + m) * self.states + now.automaton as usize]
-            as u64;
+        let repeats = self
+            .repeats
+            .from(breaks as usize, now.row_moves, now.automaton, now.pos);
         let typed = (phrases.depth(now.automaton) as usize).min(self.costs.len() - 1);
         let distinct = match self.distinct.get(&(now.used, breaks, locks, typed)) {
             Some(&d) => d,
@@ -567,8 +575,7 @@ impl<'a> Remaining<'a> {
             Some(&m) => m,
             None => {
                 let rest = &self.units[now.locked..];
-                let cells = now.cells + rest[1..].iter().map(|u| u.size as u64).sum::<u64>();
-                let m = move_bound_from(self.setup, rest, cells, now.prev_lines as u64);
+                let m = move_bound_from(self.setup, rest, now.cells, now.prev_lines as u64);
                 self.moves.insert(key, m);
                 m
             }
@@ -623,54 +630,180 @@ fn hash_rows(rows: &[u128]) -> u64 {
     h.finish()
 }
 
-/// Most `2 x len` rewards from each (breaks left, letters typed on the row, automaton state),
-/// at `(b * (row_letters + 1) + m) * states + q`: [`repeat_bound`] backwards.
-fn repeat_table(phrases: &PhraseSet, breaks: usize, row_letters: usize, turns: bool) -> Vec<u32> {
-    let states = phrases.states();
-    let cells = (breaks + 1) * (row_letters + 1) * states;
-    let mut table = vec![0u32; cells];
-    if spellable(phrases, turns).is_empty() {
-        return table;
-    }
-    let letters: Vec<u8> = Command::ALL
-        .iter()
-        .filter(|&&c| allowed(c, turns))
-        .flat_map(|c| c.characters().bytes())
-        .collect();
-    let moves: Vec<Vec<(u32, bool, u32)>> = (0..states as u32)
-        .map(|q| {
-            let mut m: Vec<(u32, bool, u32)> = letters
-                .iter()
-                .map(|&b| {
-                    let next = phrases.advance(q, b);
-                    let down = command_of(b).is_some_and(|c| c.descends());
-                    (next, down, phrases.repeat_points_at(next))
-                })
-                .collect();
-            m.sort_unstable_by_key(|&(n, d, _)| (n, d));
-            m.dedup_by_key(|&mut (n, d, _)| (n, d));
-            m
-        })
-        .collect();
-    let at = |b: usize, m: usize, q: usize| (b * (row_letters + 1) + m) * states + q;
-    for b in 0..=breaks {
-        for m in (0..=row_letters).rev() {
-            for q in 0..states {
-                let mut best = 0u32;
-                for &(n, down, r) in &moves[q] {
-                    let n = n as usize;
-                    if !down && m < row_letters {
-                        best = best.max(r + table[at(b, m + 1, n)]);
-                    }
-                    if b > 0 {
-                        best = best.max(r + table[at(b - 1, 0, n)]);
+/// Most `2 x len` rewards from each (breaks left, letters typed on the row, automaton state,
+/// pivot's doubled column): over texts whose non-descending letters between two breaks are
+/// fewer than a unit has positions on a row, where a break descends (SW / SE: 1 doubled column)
+/// or locks (the next unit at a spawn column), and whose pivot stays in the doubled columns some
+/// unit's pivot can hold (W / E: 2 doubled columns).
+struct Repeats {
+    table: Vec<u32>,
+    row_letters: usize,
+    states: usize,
+    /// Doubled columns `west..west + columns`; one column (all moves allowed) where the table
+    /// with columns would pass [`REPEAT_CELLS`].
+    west: i32,
+    columns: usize,
+}
+
+/// Cells the repeat table holds at most with columns (4 bytes each, per core).
+const REPEAT_CELLS: usize = 8 << 20;
+
+/// The pivot's doubled column `2x + (y & 1)` of `pos`.
+fn column2(pos: Pos) -> i32 {
+    2 * pos.x + (pos.y & 1)
+}
+
+impl Repeats {
+    fn new(
+        setup: &Setup,
+        units: &[&Unit],
+        phrases: &PhraseSet,
+        breaks: usize,
+        row_letters: usize,
+        turns: bool,
+    ) -> Repeats {
+        let states = phrases.states();
+        let width = setup.width() as i32;
+        // The doubled columns any unit's pivot can hold, over orientations and row parities.
+        let (mut west, mut east) = (i32::MAX, i32::MIN);
+        for u in units {
+            for parity in 0..2 {
+                for o in 0..6u8 {
+                    let s = u.shape(o, parity);
+                    if s.dx_max - s.dx_min < width {
+                        west = west.min(2 * -s.dx_min + parity);
+                        east = east.max(2 * (width - 1 - s.dx_max) + parity);
                     }
                 }
-                table[at(b, m, q)] = best;
             }
         }
+        let mut spawns: Vec<i32> = units.iter().map(|u| column2(u.spawn)).collect();
+        spawns.sort_unstable();
+        spawns.dedup();
+        let layer = (breaks + 1) * (row_letters + 1) * states;
+        let wide = (east - west + 1).max(1) as usize;
+        let (west, columns) = if west <= east && layer * wide <= REPEAT_CELLS {
+            (west, wide)
+        } else {
+            (0, 1)
+        };
+        let mut repeats = Repeats {
+            table: vec![0u32; layer * columns],
+            row_letters,
+            states,
+            west,
+            columns,
+        };
+        if spellable(phrases, turns).is_empty() {
+            return repeats;
+        }
+        let letters: Vec<u8> = Command::ALL
+            .iter()
+            .filter(|&&c| allowed(c, turns))
+            .flat_map(|c| c.characters().bytes())
+            .collect();
+        // Per state, the distinct (next state, doubled columns moved, descends) with the reward.
+        let moves: Vec<Vec<(u32, i32, bool, u32)>> = (0..states as u32)
+            .map(|q| {
+                let mut m: Vec<(u32, i32, bool, u32)> = letters
+                    .iter()
+                    .map(|&b| {
+                        let next = phrases.advance(q, b);
+                        let c = command_of(b).expect("a command letter");
+                        let shift = match c {
+                            Command::W => -2,
+                            Command::E => 2,
+                            Command::SW => -1,
+                            Command::SE => 1,
+                            _ => 0,
+                        };
+                        (next, shift, c.descends(), phrases.repeat_points_at(next))
+                    })
+                    .collect();
+                m.sort_unstable_by_key(|&(n, s, d, _)| (n, s, d));
+                m.dedup_by_key(|&mut (n, s, d, _)| (n, s, d));
+                m
+            })
+            .collect();
+        let spawn_index: Vec<usize> = spawns
+            .iter()
+            .filter_map(|&x| repeats.column_index(x))
+            .collect();
+        // Per state, the most from a spawn column with one break less (a lock then).
+        let mut after_lock = vec![0u32; states];
+        for b in 0..=breaks {
+            for m in (0..=row_letters).rev() {
+                for (q, from_q) in moves.iter().enumerate() {
+                    for x in 0..columns {
+                        let mut best = 0u32;
+                        for &(n, shift, down, r) in from_q {
+                            let n = n as usize;
+                            if b > 0 {
+                                best = best.max(r + after_lock[n]);
+                            }
+                            let to = if columns == 1 {
+                                Some(0)
+                            } else {
+                                let t = x as i32 + shift;
+                                (t >= 0 && (t as usize) < columns).then_some(t as usize)
+                            };
+                            let Some(to) = to else {
+                                continue;
+                            };
+                            if down {
+                                if b > 0 {
+                                    best = best.max(r + repeats.table[repeats.at(b - 1, 0, n, to)]);
+                                }
+                            } else if m < row_letters {
+                                best = best.max(r + repeats.table[repeats.at(b, m + 1, n, to)]);
+                            }
+                        }
+                        let i = repeats.at(b, m, q, x);
+                        repeats.table[i] = best;
+                    }
+                }
+            }
+            for (q, best) in after_lock.iter_mut().enumerate() {
+                *best = if columns == 1 {
+                    repeats.table[repeats.at(b, 0, q, 0)]
+                } else {
+                    spawn_index
+                        .iter()
+                        .map(|&x| repeats.table[repeats.at(b, 0, q, x)])
+                        .max()
+                        .unwrap_or(0)
+                };
+            }
+        }
+        repeats
     }
-    table
+
+    fn at(&self, b: usize, m: usize, q: usize, x: usize) -> usize {
+        ((b * (self.row_letters + 1) + m) * self.states + q) * self.columns + x
+    }
+
+    fn column_index(&self, column2: i32) -> Option<usize> {
+        let x = column2 - self.west;
+        (x >= 0 && (x as usize) < self.columns).then_some(x as usize)
+    }
+
+    /// Most rewards with `breaks` left, `row_moves` letters on the row, in automaton state
+    /// `automaton`, the pivot at `pos`.
+    fn from(&self, breaks: usize, row_moves: usize, automaton: u32, pos: Pos) -> u64 {
+        let (b, m, q) = (breaks, row_moves.min(self.row_letters), automaton as usize);
+        let value = if self.columns == 1 {
+            self.table[self.at(b, m, q, 0)]
+        } else {
+            match self.column_index(column2(pos)) {
+                Some(x) => self.table[self.at(b, m, q, x)],
+                None => (0..self.columns)
+                    .map(|x| self.table[self.at(b, m, q, x)])
+                    .max()
+                    .unwrap_or(0),
+            }
+        };
+        u64::from(value)
+    }
 }
 
 #[cfg(test)]
@@ -687,6 +820,42 @@ pub(crate) mod tests {
             "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
                      {"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":1}}]}"#;
         Setup::new(Problem::parse(json.as_bytes(), "test").unwrap())
+    }
+
+    /// Games small enough to enumerate every legal command string: [`tiny`]; a 4 x 3 board with
+    /// a row one cell short of full (a line clears), two single cells; a 3 x 3 board of three
+    /// single cells; a 6 x 2 board (one row to descend: long drifts east must lock).
+    pub(crate) fn enumerable() -> Vec<Setup> {
+        let games = [
+            r#"{"id":8,"width":4,"height":3,"filled":[{"x":0,"y":2},{"x":1,"y":2},{"x":2,"y":2}],
+                "sourceLength":2,"sourceSeeds":[0],
+                "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}}]}"#,
+            r#"{"id":9,"width":3,"height":3,"filled":[],"sourceLength":3,"sourceSeeds":[0],
+                "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}}]}"#,
+            r#"{"id":10,"width":6,"height":2,"filled":[],"sourceLength":2,"sourceSeeds":[0],
+                "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}}]}"#,
+        ];
+        let mut all = vec![tiny()];
+        for json in games {
+            all.push(Setup::new(Problem::parse(json.as_bytes(), "test").unwrap()));
+        }
+        all
+    }
+
+    /// Phrase sets for the enumerable games: returns, turns, drifts east and west, descents.
+    pub(crate) fn enumerable_sets() -> Vec<PhraseSet> {
+        let sets: [&[&str]; 7] = [
+            &[],
+            &["pa", "bl", "al"],
+            &["ppp", "a"],
+            &["pbl", "dka", "bpal"],
+            &["dl", "kd", "pdb"],
+            &["bbb", "lll", "bbbbb"],
+            &["lal", "albl", "pppp", "aaaa"],
+        ];
+        sets.iter()
+            .map(|s| PhraseSet::new(s.iter().map(|p| p.to_string()).collect()).unwrap())
+            .collect()
     }
 
     /// Every legal command string of the tiny game, depth first: the best score.
@@ -715,18 +884,14 @@ pub(crate) mod tests {
 
     #[test]
     fn the_bound_is_at_least_the_best_game() {
-        let setup = tiny();
         // Only the letters `Command::char` writes, so the brute force may spell them.
-        for phrases in [
-            PhraseSet::none(),
-            PhraseSet::new(vec!["pa".into(), "bl".into(), "al".into()]).unwrap(),
-            PhraseSet::new(vec!["ppp".into(), "a".into()]).unwrap(),
-            PhraseSet::new(vec!["pbl".into(), "dka".into(), "bpal".into()]).unwrap(),
-        ] {
-            let best = brute_force(&setup, &phrases);
-            let b = bound(&setup, 0, &phrases);
-            assert!(b.total() >= best, "{b:?} below {best}");
-            assert!(b.total() > 0);
+        for setup in enumerable() {
+            for phrases in enumerable_sets() {
+                let best = brute_force(&setup, &phrases);
+                let b = bound(&setup, 0, &phrases);
+                assert!(b.total() >= best, "{b:?} below {best}");
+                assert!(b.total() > 0);
+            }
         }
     }
 
@@ -752,10 +917,47 @@ pub(crate) mod tests {
     #[test]
     fn a_return_to_a_position_forces_a_lock() {
         // W E: the E must lock; E SW: the SW descends; CW x 6 returns on the sixth.
-        assert_eq!(forced_breaks(b"pb"), [false, true]);
-        assert_eq!(forced_breaks(b"ba"), [false, true]);
-        assert_eq!(breaks_in(&forced_breaks(b"dddddd")), 1);
-        assert_eq!(breaks_in(&forced_breaks(b"bbbb")), 0);
+        let free = Life::FREE;
+        assert_eq!(forced_breaks(b"pb", free), [(false, false), (true, true)]);
+        assert_eq!(forced_breaks(b"ba", free), [(false, false), (true, false)]);
+        assert_eq!(breaks_in(&forced_breaks(b"dddddd", free)), 1);
+        assert_eq!(breaks_in(&forced_breaks(b"bbbb", free)), 0);
+    }
+
+    #[test]
+    fn a_unit_too_narrow_or_short_for_a_run_forces_a_lock() {
+        let life = Life {
+            columns2: 8,
+            descents: 2,
+        };
+        // E x 5 spans 10 doubled columns: the fifth locks, the sixth moves the next unit.
+        let five = forced_breaks(b"bbbbbb", life);
+        assert_eq!(five.iter().filter(|f| f.1).count(), 1);
+        assert!(five[4].1);
+        // SE x 4: the third would be a third descent, so it locks; the fourth descends.
+        let down = forced_breaks(b"llll", life);
+        assert_eq!(
+            down,
+            [(true, false), (true, false), (true, true), (true, false)]
+        );
+        // E SE E SE ... drifts east 3 doubled columns a pair: the lock comes at 9.
+        assert_eq!(forced_cost(b"blbl", life), (2, 0));
+        // ... and the third SE would be a third descent: it locks instead.
+        assert_eq!(forced_cost(b"blblbl", life), (3, 1));
+    }
+
+    #[test]
+    fn a_unit_life_is_its_columns_and_rows() {
+        // tiny(): 4 wide, the single cell's pivot spans doubled columns 0..=7; 3 rows.
+        let setup = tiny();
+        let life = Life::of(&setup, &[&setup.units[0]]);
+        assert_eq!(
+            life,
+            Life {
+                columns2: 7,
+                descents: 2
+            }
+        );
     }
 
     #[test]

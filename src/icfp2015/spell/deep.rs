@@ -181,19 +181,9 @@ pub fn search<'a>(
 mod tests {
     use super::*;
     use crate::icfp2015::rules::game::evaluate;
-    use crate::icfp2015::spell::bound::tests::tiny;
+    use crate::icfp2015::spell::bound::tests::{enumerable, enumerable_sets, tiny};
     use crate::icfp2015::spell::steps::{actions, start_node};
     use std::time::Duration;
-
-    fn sets() -> Vec<PhraseSet> {
-        vec![
-            PhraseSet::none(),
-            PhraseSet::new(vec!["pa".into(), "bl".into(), "al".into()]).unwrap(),
-            PhraseSet::new(vec!["ppp".into(), "a".into()]).unwrap(),
-            PhraseSet::new(vec!["pbl".into(), "dka".into(), "bpal".into()]).unwrap(),
-            PhraseSet::new(vec!["dl".into(), "kd".into(), "pdb".into()]).unwrap(),
-        ]
-    }
 
     /// The best score of every legal command string from `node` on (one command at a time),
     /// checking on the way that `remaining` bounds what each node's rest scores.
@@ -226,8 +216,10 @@ mod tests {
 
     #[test]
     fn the_remaining_bound_holds_at_every_state_and_the_search_finds_the_best() {
-        let setup = tiny();
-        for phrases in sets() {
+        for (setup, phrases) in enumerable()
+            .into_iter()
+            .flat_map(|g| enumerable_sets().into_iter().map(move |p| (g.clone(), p)))
+        {
             let acts = actions(&phrases);
             let one_command: Vec<Action> = acts
                 .into_iter()

@@ -12,7 +12,7 @@
 // while the stack is high (`danger_spend`).
 
 use super::placement::lock_positions_where;
-use super::value::{burst_value, overlap, placement_value, spawn_cells, Features};
+use super::value::{burst_value, overlap, placement_value, rows_after_lock, spawn_cells, Features};
 use super::weights::{next_big_units, Weights, BURST_SPAN};
 use crate::core::arena::Arena;
 use crate::core::hash::{fast_hash, FastSet};
@@ -44,6 +44,8 @@ struct Node {
     value: f64,
     /// `Features::value` of `board`.
     board_term: f64,
+    /// `Features::rows` of `board`, where the row evaluation is the only board term.
+    rows: f64,
     move_score: u64,
     prev_lines: u32,
 }
@@ -62,9 +64,64 @@ pub fn plan(
     horizon: usize,
     prefix: &[Pos],
 ) -> Vec<Pos> {
+    plan_sized(
+        setup,
+        start,
+        order,
+        weights,
+        Width::Timed { deadline, horizon },
+        prefix,
+    )
+}
+
+/// The plan of [`plan`] with `width` nodes a layer whatever the time: deterministic, for
+/// comparing values without the clock (`examples/icfp2015_survive.rs`).
+pub fn plan_fixed(
+    setup: &Setup,
+    start: &Board,
+    order: &[u32],
+    weights: &Weights,
+    width: usize,
+) -> Vec<Pos> {
+    plan_sized(setup, start, order, weights, Width::Fixed(width), &[])
+}
+
+/// How a beam sizes its layers: by the time left, or fixed.
+enum Width<'d> {
+    Timed {
+        deadline: &'d Deadline,
+        horizon: usize,
+    },
+    Fixed(usize),
+}
+
+fn plan_sized(
+    setup: &Setup,
+    start: &Board,
+    order: &[u32],
+    weights: &Weights,
+    sizing: Width,
+    prefix: &[Pos],
+) -> Vec<Pos> {
+    let unlimited;
+    let (deadline, horizon, fixed) = match sizing {
+        Width::Timed { deadline, horizon } => (deadline, horizon, None),
+        Width::Fixed(width) => {
+            unlimited = Deadline::after(Duration::ZERO);
+            (&unlimited, order.len(), Some(width))
+        }
+    };
     let phrase_guess = 3 * setup.height() as u64;
     let with_rows = weights.rows != 0.0;
-    let start_term = Features::of_with(start, with_rows).value(weights);
+    let start_features = Features::of_with(start, with_rows);
+    let start_term = start_features.value(weights);
+    // Only the rows' terms: a child's from its parent's (`rows_after_lock`).
+    let only_rows = with_rows
+        && !Weights {
+            rows: 0.0,
+            ..*weights
+        }
+        .sees_boards();
     let spawn_rows = spawn_cells(setup);
     let next_big = next_big_units(setup, order);
     let height = start.height();
@@ -88,6 +145,7 @@ pub fn plan(
         slot: 0,
         value: start_term,
         board_term: start_term,
+        rows: start_features.rows,
         move_score: 0,
         prev_lines: 0,
     }];
@@ -109,7 +167,9 @@ pub fn plan(
             .saturating_sub(k)
             .max(PAST_HORIZON)
             .min(order.len() - k);
-        let width = if expanded == 0 || forced.is_some() {
+        let width = if let (Some(width), None) = (fixed, forced) {
+            width.clamp(1, max_width)
+        } else if expanded == 0 || forced.is_some() {
             1
         } else {
             let per_node = started.elapsed().as_secs_f64() / expanded as f64;
@@ -154,15 +214,19 @@ pub fn plan(
                 if weights.spawn != 0.0 {
                     value += weights.spawn * overlap(unit, pos, &spawn_rows) as f64;
                 }
-                let term = if weights.sees_boards() {
+                let (term, rows) = if only_rows && lines == 0 {
+                    let rows = rows_after_lock(&parent, unit, pos, node.rows);
+                    (weights.rows * rows, rows)
+                } else if weights.sees_boards() {
                     scratch.load_rows(parent.rows());
                     scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
-                    Features::of_with(&scratch, with_rows).value(weights)
+                    let features = Features::of_with(&scratch, with_rows);
+                    (features.value(weights), features.rows)
                 } else {
-                    0.0
+                    (0.0, 0.0)
                 };
                 let value = node.value - node.board_term + value + term;
-                children.push((value, i as u32, pos, lines, term));
+                children.push((value, i as u32, pos, lines, term, rows));
             }
         }
         if children.is_empty() {
@@ -201,7 +265,7 @@ pub fn plan(
                 children[ordered..].sort_unstable_by(by_value);
                 ordered = children.len();
             }
-            let (value, parent, pos, lines, board_term) = children[i];
+            let (value, parent, pos, lines, board_term, rows) = children[i];
             let from = &layer[parent as usize];
             child.load_rows(boards.get(from.slot));
             child.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
@@ -212,6 +276,7 @@ pub fn plan(
                 slot: next_boards.push(child.rows()),
                 value,
                 board_term,
+                rows,
                 move_score: from.move_score + move_score(unit.size, lines, from.prev_lines),
                 prev_lines: lines,
             });
@@ -267,9 +332,9 @@ fn danger_spend(empty: usize, start_empty: usize) -> f64 {
     2f64.powf(((filled - DANGER_FROM) * 10.0).clamp(0.0, 3.0))
 }
 
-/// A child of a layer: its value, its parent's index, the lock, the rows it clears and its
-/// board term.
-type Child = (f64, u32, Pos, u32, f64);
+/// A child of a layer: its value, its parent's index, the lock, the rows it clears, its board
+/// term and its `Features::rows`.
+type Child = (f64, u32, Pos, u32, f64, f64);
 
 /// Puts the `count` first of `items` in the order `cmp` first, in that order (the rest after
 /// them, unordered), and returns how many are ordered. Measured (callgrind, a plan of
@@ -363,4 +428,30 @@ pub fn plan_game(
         locks = again;
     }
     locks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::icfp2015::rules::game::Game;
+
+    #[test]
+    fn a_fixed_width_plan_is_the_same_every_time_and_plays_legally() {
+        // Problem 9: 400 units on a 10 x 8 board, the long-game weights (rows weighted).
+        let setup = Setup::bundled(9);
+        let seed = setup.problem.source_seeds[0];
+        let order = Game::new(&setup, seed).order().to_vec();
+        let weights = Weights::for_setup(&setup);
+        assert!(weights.rows > 0.0);
+        let locks = plan_fixed(&setup, &setup.start, &order, &weights, 4);
+        assert_eq!(locks, plan_fixed(&setup, &setup.start, &order, &weights, 4));
+        assert!(locks.len() > 50, "{}", locks.len());
+        let mut game = Game::new(&setup, seed);
+        let phrases = crate::icfp2015::PhraseSet::none();
+        let mut scribe = crate::icfp2015::spell::route::Scribe::new(&phrases);
+        for &pos in &locks {
+            scribe.route(&mut game, pos, None, false);
+        }
+        assert_eq!(game.locked() as usize, locks.len());
+    }
 }

@@ -97,6 +97,25 @@ const BUMPS: f64 = 0.0;
 /// did the opposite (89/82).
 const BIG_UNIT_ROWS: f64 = 100.0;
 
+/// How many times over a game's units fill its board (`board_fills`) from which the row
+/// evaluation is weighted (`rows` = `BIG_UNIT_ROWS`) without big units too: such a game lasts
+/// only while it clears rows. Measured without the clock (`examples/icfp2015_survive.rs
+/// --width 8`, units locked, docs/icfp2015.md Part 15): 30 x 60 and other long games of
+/// 5000 units of 46 shapes (8-32 fills), rows 0 -> 100: tune games 2,361 -> 2,786 locked
+/// (31,867 -> 42,934 points), check games 1,942 -> 2,193 (19,844 -> 27,328), no check game
+/// lower; games of 1-6-cell units that last all 5000 units 93,366 -> 103,666 points. Of the
+/// qualifiers only problem 9 (16 fills) is over it and has no big units.
+const LONG_GAME_FILLS: f64 = 7.0;
+
+/// How many times over the cells of the game's units (the mean unit size times the source
+/// length) fill its board.
+fn board_fills(setup: &Setup) -> f64 {
+    let mean =
+        setup.units.iter().map(|u| u.size as f64).sum::<f64>() / setup.units.len().max(1) as f64;
+    let cells = (setup.width() * setup.height()).max(1) as f64;
+    mean * setup.problem.source_length as f64 / cells
+}
+
 /// The share of the cells in big units (`big_cell_share`) from which the look-ahead weighs
 /// (`ahead` 1, else 0): where big units carry most of the cells, the game ends when one cannot
 /// spawn; where they are a few units barely twice the mean, the pockets the look-ahead keeps
@@ -174,7 +193,7 @@ impl Weights {
     }
 
     /// These weights with the pairs of [`WEIGHTS_VAR`] applied, if it is set.
-    pub(crate) fn with_env(self) -> Result<Option<Weights>, String> {
+    pub fn with_env(self) -> Result<Option<Weights>, String> {
         match std::env::var(WEIGHTS_VAR) {
             Ok(spec) => self.with(&spec).map(Some),
             Err(std::env::VarError::NotPresent) => Ok(None),
@@ -207,6 +226,11 @@ impl Weights {
                 cover: -2.0,
                 rows: BIG_UNIT_ROWS,
                 resting: true,
+                ..w
+            }
+        } else if board_fills(setup) >= LONG_GAME_FILLS {
+            Weights {
+                rows: BIG_UNIT_ROWS,
                 ..w
             }
         } else {
@@ -353,7 +377,13 @@ mod tests {
         assert!(has_big_units(&eight) && big_cell_share(&eight) < AHEAD_FROM_SHARE);
         assert_eq!(Weights::for_setup(&eight).ahead, 0.0);
         assert!(Weights::for_setup(&eight).resting);
+        // Problem 9: 400 units of 1-4 cells on a 10 x 8 board, 16 boards' worth: rows weighted.
+        let nine = Setup::bundled(9);
+        assert!(!has_big_units(&nine) && board_fills(&nine) > LONG_GAME_FILLS);
+        assert_eq!(Weights::for_setup(&nine).rows, BIG_UNIT_ROWS);
+        assert!(!Weights::for_setup(&nine).resting);
         let small = Setup::bundled(0);
+        assert!(board_fills(&small) < LONG_GAME_FILLS);
         assert!(!has_big_units(&small));
         assert_eq!(Weights::for_setup(&small).ahead, 0.0);
         assert_eq!(Weights::for_setup(&small).rows, 0.0);

@@ -1,0 +1,78 @@
+//! How long games last without the clock: plays each problem's first seed with a beam of a
+//! fixed width (deterministic, load-independent) and prints units locked, rows cleared, score.
+//
+// Usage: cargo run --release --example icfp2015_survive -- [--width W] [--band] FILE...
+// The weights are `Weights::for_setup` with `PODIUM_ICFP2015_WEIGHTS` applied; `--band` plays
+// the greedy band plan (drop weight 4, tie-break seed 1) instead of the beam. Move score only
+// (no phrases): the contest's score of a run without `-p`.
+
+use podium::icfp2015::place::bands::{band_weights, greedy};
+use podium::icfp2015::place::beam::plan_fixed;
+use podium::icfp2015::place::weights::Weights;
+use podium::icfp2015::rules::game::move_score;
+use podium::icfp2015::{Game, Pos, Problem, Setup};
+use std::time::Instant;
+
+fn main() {
+    let mut width = 8usize;
+    let mut band = false;
+    let mut files = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--width" => {
+                width = args
+                    .next()
+                    .and_then(|w| w.parse().ok())
+                    .expect("--width takes a number")
+            }
+            "--band" => band = true,
+            _ => files.push(arg),
+        }
+    }
+    let (mut all_locked, mut all_rows, mut all_score) = (0usize, 0u64, 0u64);
+    for file in &files {
+        let bytes = std::fs::read(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let problem = Problem::parse(&bytes, file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let setup = Setup::new(problem);
+        let seed = setup.problem.source_seeds[0];
+        let order = Game::new(&setup, seed).order().to_vec();
+        let started = Instant::now();
+        let locks = if band {
+            let weights = band_weights(&setup, 4.0);
+            let mut rng = podium::core::rng::Rng::new(1);
+            greedy(&setup, &setup.start, &order, &weights, 0, &mut rng).locks
+        } else {
+            let weights = Weights::for_setup(&setup)
+                .with_env()
+                .expect("weights")
+                .unwrap_or_else(|| Weights::for_setup(&setup));
+            plan_fixed(&setup, &setup.start, &order, &weights, width)
+        };
+        let (rows, score) = replay(&setup, &order, &locks);
+        println!(
+            "{file}\tunits {}\tlocked {}\trows {rows}\tscore {score}\t{:.1}s",
+            order.len(),
+            locks.len(),
+            started.elapsed().as_secs_f64()
+        );
+        all_locked += locks.len();
+        all_rows += rows;
+        all_score += score;
+    }
+    println!("total\tlocked {all_locked}\trows {all_rows}\tscore {all_score}");
+}
+
+/// The rows `locks` clear and their move score, locked in turn from the start.
+fn replay(setup: &Setup, order: &[u32], locks: &[Pos]) -> (u64, u64) {
+    let mut board = setup.start.clone();
+    let (mut rows, mut score, mut prev) = (0u64, 0u64, 0u32);
+    for (&unit_index, &pos) in order.iter().zip(locks) {
+        let unit = &setup.units[unit_index as usize];
+        let lines = board.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+        rows += u64::from(lines);
+        score += move_score(unit.size, lines, prev);
+        prev = lines;
+    }
+    (rows, score)
+}

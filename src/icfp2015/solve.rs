@@ -290,27 +290,10 @@ fn solve_planned(
         format!("quick plan {} of {} units", locks.len(), order.len())
     });
     // The spelled estimate from the game's first units errs 4-7x high on long games (problem
-    // 18, known 18: 33-50 s for the game, routed at 4.2-8.6 ms a unit). Sampled along the quick
-    // plan (x2.5 for the sample's error) it scouted longer, and problem 18 scored no more:
-    // `play -t 30 -c 2 --known-phrases`, 15 runs alternating, medians 71.8 k against 75.0 k
-    // (`docs/icfp2015.md`, Part 11). So it is measured for the trace only.
-    if long && tracing() {
-        let budget = deadline.remaining().mul_f64(PACE_BUDGET);
-        if let Some(pace) = plan_route_pace(setup, seed, phrases, chains, &locks, budget) {
-            let shapes = setup.problem.units.len();
-            let estimate = pace.game(order.len(), shapes).mul_f64(PACE_MARGIN);
-            trace(variant, || {
-                format!(
-                    "route pace: {} sampled, {:.2} ms a unit ({:.2} ms a shape's first), game {:.1} s (first-units estimate {:.1} s)",
-                    pace.samples,
-                    pace.unit.as_secs_f64() * 1e3,
-                    pace.first_extra.as_secs_f64() * 1e3,
-                    estimate.as_secs_f64(),
-                    routes.as_secs_f64()
-                )
-            });
-        }
-    }
+    // 18, known 18: 33-50 s for the game, routed at 4.2-8.6 ms a unit). A pace sampled along
+    // the quick plan (every len/40-th unit spelled, x2.5) scouted longer, and problem 18 scored
+    // no more: `play -t 30 -c 2 --known-phrases`, 15 runs alternating, medians 71.8 k against
+    // 75.0 k (`docs/icfp2015.md`, Part 11); it was removed in Part 17.
     let scouting = Instant::now() + deadline.remaining().mul_f64(SCOUT_SHARE);
     // A long game scouts until the time left holds the routes of the longest plan so far and
     // 200 units more (the most a resumed plan is spread over): the routes of a plan cost in
@@ -785,97 +768,6 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> RouteCost {
     }
 }
 
-/// Spelled routes sampled along a plan: the mean route of a unit whose shape was routed
-/// before, and what a shape's first route costs more (`Scribe` builds each shape's table of
-/// phrase moves once).
-#[derive(Clone, Copy, Debug)]
-struct RoutePace {
-    unit: Duration,
-    first_extra: Duration,
-    samples: usize,
-}
-
-impl RoutePace {
-    /// The spelled routes of a game of `units` units of `shapes` shapes.
-    fn game(&self, units: usize, shapes: usize) -> Duration {
-        self.unit.mul_f64(units as f64) + self.first_extra.mul_f64(shapes.min(units) as f64)
-    }
-}
-
-/// Spelled routes timed along a plan.
-const PACE_SAMPLES: usize = 40;
-
-/// Share of the time left the sampling may take.
-const PACE_BUDGET: f64 = 0.03;
-
-/// Headroom on the sampled pace, from its error: routed a unit took 0.5-2.4 x the sampled mean
-/// (1.3-2.2 on games that spell cheap phrases: the sample runs low), and the routes spell with
-/// the DP only while the time left holds 1.5 x their mean so far. At 1.5, problem 18's lasting
-/// games scored 71.8-78.0 k against the first-units estimate's 80.6-82.3 k (`play -t 30 -c 2
-/// --known-phrases`, load 6-7): routed short of time, without the DP (`docs/icfp2015.md`,
-/// Part 11).
-const PACE_MARGIN: f64 = 2.5;
-
-/// The pace of spelled routes along `locks` (a plan from the opening of `chains`): the plan
-/// routed plain, every `len / PACE_SAMPLES`-th unit spelled and timed, within `budget`. `None`
-/// where nothing is spelled or fewer than 4 units of a shape seen before were timed.
-fn plan_route_pace(
-    setup: &Setup,
-    seed: u32,
-    phrases: &PhraseSet,
-    chains: u64,
-    locks: &[Pos],
-    budget: Duration,
-) -> Option<RoutePace> {
-    let Opening {
-        mut game,
-        mut scribe,
-        ..
-    } = Opening::new(setup, seed, phrases, chains);
-    if !scribe.can_spell() {
-        return None;
-    }
-    scribe.use_dp = true;
-    let started = Instant::now();
-    let stride = (locks.len() / PACE_SAMPLES).max(1);
-    let mut seen = vec![false; setup.problem.units.len()];
-    let (mut again, mut firsts) = (Vec::new(), Vec::new());
-    for (k, &lock) in locks.iter().enumerate() {
-        if game.is_over() || started.elapsed() > budget {
-            break;
-        }
-        // The first units are skipped: they may spell across locks.
-        let spell = k >= 2 && k % stride == 0;
-        let shape = game.unit_index();
-        let routed = Instant::now();
-        scribe.route(&mut game, lock, locks.get(k + 1).copied(), spell);
-        if spell {
-            let time = routed.elapsed();
-            match seen.get_mut(shape) {
-                Some(s) if *s => again.push(time),
-                Some(s) => {
-                    *s = true;
-                    firsts.push(time);
-                }
-                None => {}
-            }
-        }
-    }
-    if again.len() < 4 {
-        return None;
-    }
-    let samples = again.len() + firsts.len();
-    // The mean, not the median: on problem 18 most units are one cell and route in ~0.4 ms,
-    // the 9- and 17-cell ones take the time (median 0.43 ms a unit, routed at 5.8 ms a unit).
-    let unit = again.iter().sum::<Duration>() / again.len() as u32;
-    let first_mean = firsts.iter().sum::<Duration>() / firsts.len().max(1) as u32;
-    Some(RoutePace {
-        unit,
-        first_extra: first_mean.saturating_sub(unit),
-        samples,
-    })
-}
-
 /// The time of each route of `locks` from the start of the game, spelling or not.
 fn route_times(
     setup: &Setup,
@@ -1148,38 +1040,6 @@ mod tests {
                 "problem {id}"
             );
         }
-    }
-
-    #[test]
-    fn the_route_pace_samples_spelled_routes_along_a_plan() {
-        let setup = Setup::bundled(18);
-        let seed = setup.problem.source_seeds[0];
-        let order = Game::new(&setup, seed).order().to_vec();
-        let now = Deadline::after(Duration::ZERO);
-        let weights = Weights::for_setup(&setup);
-        let locks = plan(
-            &setup,
-            &setup.start,
-            &order,
-            &weights,
-            &now,
-            order.len(),
-            &[],
-        );
-        let budget = Duration::from_secs(60);
-        let known = PhraseSet::known();
-        let pace = plan_route_pace(&setup, seed, &known, 0, &locks, budget)
-            .expect("spelled routes sampled");
-        assert!(
-            pace.samples >= 4 && pace.samples <= 2 * PACE_SAMPLES,
-            "{pace:?} of {} locks",
-            locks.len()
-        );
-        assert!(pace.unit > Duration::ZERO);
-        assert!(pace.game(1000, 26) >= pace.unit.mul_f64(1000.0));
-        // Nothing to spell: the plain estimate stands.
-        let none = PhraseSet::none();
-        assert!(plan_route_pace(&setup, seed, &none, 0, &locks, budget).is_none());
     }
 
     #[test]

@@ -373,18 +373,29 @@ fn solve_planned(
     // units it shares with the routed plan are replayed from that game's text, the rest routed;
     // again while it still dies and time is left. Where the new units' spelled routes cannot
     // fit (a game that spells ~13 ms a unit, for 5000 units), half the time left goes to
-    // scouting all the same: unused, it is lost.
+    // scouting all the same: unused, it is lost. Half of the time left at each plan, not half
+    // of it when the scouting began: fixed, it was held for a longer plan that never came, and
+    // problem 18's jobs answered 5.0 and 8.3 s before their 28.2 s (`play -t 30 -c 2
+    // --known-phrases`, plans dying at 314-499 units; `docs/icfp2015.md`, Part 17). Once a
+    // longer plan is found, its own new units' routes are reserved whole: with only the
+    // shrinking half, a plan of 1000 found with 2.7 s left routed its 646 new units mostly
+    // plain (73,708 against 81,242 for the same plan length routed with the fixed half).
     let mut routed = first_routes;
     let mut routed_locks = locks.clone();
     let mut per_unit = route_time.mul_f64(LATE_ROUTE_MARGIN / locks.len().max(1) as f64);
     while long && locks.len() < order.len() {
         // A resumed plan keeps all of the routed one but its last 250 units at most.
         let kept = routed_locks.len().saturating_sub(BACKOFF * 5 / 2);
-        let spelled_cap = deadline.remaining() / 2;
         loop {
             let new_units = (locks.len() + 2 * BACKOFF).min(order.len()) - kept;
-            let reserve = per_unit.mul_f64(new_units as f64).min(spelled_cap)
-                + plain_unit.mul_f64(PLAIN_ROUTE_MARGIN * new_units as f64);
+            let spelled = if locks.len() > routed_locks.len() {
+                per_unit.mul_f64((locks.len() - shared_prefix(&locks, &routed_locks)) as f64)
+            } else {
+                per_unit
+                    .mul_f64(new_units as f64)
+                    .min(deadline.remaining() / 2)
+            };
+            let reserve = spelled + plain_unit.mul_f64(PLAIN_ROUTE_MARGIN * new_units as f64);
             let left = deadline.remaining().saturating_sub(reserve);
             if locks.len() == order.len() || left <= beam_time.mul_f64(0.1) {
                 break;
@@ -403,11 +414,7 @@ fn solve_planned(
         if locks.len() <= routed_locks.len() {
             break;
         }
-        let shared = locks
-            .iter()
-            .zip(&routed_locks)
-            .take_while(|(a, b)| a == b)
-            .count();
+        let shared = shared_prefix(&locks, &routed_locks);
         let opening = Opening::replay(setup, seed, phrases, chains, &routed, shared);
         let replayed = opening.starts.len();
         routed = route_game(setup, seed, phrases, opening, &locks, deadline, plain_unit);
@@ -455,6 +462,11 @@ fn solve_planned(
         }
     }
     best
+}
+
+/// How many first locks two plans share.
+fn shared_prefix(a: &[Pos], b: &[Pos]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 /// The scouting plans of a game: the weights they nudge, how many were tried, and the

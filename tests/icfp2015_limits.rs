@@ -310,7 +310,8 @@ fn every_seed_of_a_long_game_gets_a_real_game_in_two_seconds() {
 /// jobs answer the band plan's ~100 units (1,125-1,797 against 3,184-8,287 planned by the
 /// beam, `docs/icfp2015.md`, Part 13), and a slow build at `-t 2 -c 1` to a one-unit prefix.
 /// The trace shows the band plan's sample ending, then the beam's quick plan; the answer is
-/// legal and on time (generous slack for a loaded test machine).
+/// legal, on time (generous slack for a loaded test machine), and at least the band plan's
+/// game (routed and kept: on games of 20-cell blobs it can score as well as the beam).
 #[test]
 fn a_long_game_whose_band_plan_dies_is_planned_by_the_beam() {
     use podium::icfp2015::gen::problem::{generate, to_json, Spec};
@@ -345,5 +346,21 @@ fn a_long_game_whose_band_plan_dies_is_planned_by_the_beam() {
     assert!(
         stderr.lines().skip(band).any(|l| l.contains("quick plan")),
         "{stderr}"
+    );
+    // The band plan left to the beam is routed all the same, and the answer is the better game.
+    let kept: u64 = stderr
+        .lines()
+        .find_map(|l| l.split("band plan kept: score ").nth(1))
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("the band plan's game is routed and traced\n{stderr}"));
+    let setup = Setup::new(Problem::parse(&std::fs::read(&path).unwrap(), "p").unwrap());
+    let parsed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = parsed[0]["solution"].as_str().unwrap();
+    let seed = parsed[0]["seed"].as_u64().unwrap();
+    let scored = evaluate(&setup, seed, text, &PhraseSet::none()).unwrap();
+    assert!(
+        kept > 0 && scored.score >= kept,
+        "answer {} below the band plan's {kept}",
+        scored.score
     );
 }

@@ -187,6 +187,32 @@ fn solve_planned(
     } else {
         None
     };
+    // A band plan made and then left to the beam (it dies before the game's end), routed: the
+    // answer is the better of it and the beam's games. On long games of 20-cell blobs the greedy
+    // band plan scored as well as the beam or 5-10 % better (`docs/icfp2015.md`, Part 13).
+    let mut band_game: Option<Played> = None;
+    let keep_band = |locks: &[Pos], band_game: &mut Option<Played>| {
+        let time = deadline.remaining().mul_f64(KEPT_BAND_SHARE);
+        let opening = Opening::new(setup, seed, phrases, 0);
+        let routed = route_game(
+            setup,
+            seed,
+            phrases,
+            opening,
+            locks,
+            &Deadline::after(time),
+            plain_unit,
+        );
+        trace(variant, || {
+            format!(
+                "band plan kept: score {} locked {} in {:.2} s",
+                routed.played.score,
+                routed.played.locked,
+                routed.time.as_secs_f64()
+            )
+        });
+        *band_game = Some(routed.played);
+    };
     if band.is_none() && cost > remaining.mul_f64(0.1) {
         let order = Game::new(setup, seed).order().to_vec();
         let weights = bands::band_weights(setup, 4.0);
@@ -218,14 +244,13 @@ fn solve_planned(
                 order.len()
             };
             let started = Instant::now();
-            let plan = bands::greedy(
-                setup,
-                &setup.start,
-                &order[..fit],
-                &weights,
-                band_power,
-                &mut rng,
-            );
+            let plan = if fit < order.len() {
+                band_prefix(
+                    setup, &order, &weights, band_power, &mut rng, deadline, plain_unit,
+                )
+            } else {
+                bands::greedy(setup, &setup.start, &order, &weights, band_power, &mut rng)
+            };
             band_time = started.elapsed();
             trace(variant, || {
                 format!(
@@ -236,7 +261,12 @@ fn solve_planned(
                     band_cost.as_secs_f64()
                 )
             });
-            if fit < order.len() && plan.locks.len() == fit {
+            let died = plan.merit == BAND_PREFIX_DIED
+                || (fit == order.len() && plan.locks.len() < order.len());
+            if died {
+                keep_band(&plan.locks, &mut band_game);
+            }
+            if fit < order.len() && !died {
                 let opening = Opening::new(setup, seed, phrases, 0);
                 let routes = route_game(
                     setup,
@@ -251,6 +281,7 @@ fn solve_planned(
             }
             band = (plan.locks.len() == order.len()).then_some(plan);
         } else {
+            keep_band(&sampled.locks, &mut band_game);
             trace(variant, || {
                 format!(
                     "band plan sample of {} units: the game ends after {} locks",
@@ -290,27 +321,10 @@ fn solve_planned(
         format!("quick plan {} of {} units", locks.len(), order.len())
     });
     // The spelled estimate from the game's first units errs 4-7x high on long games (problem
-    // 18, known 18: 33-50 s for the game, routed at 4.2-8.6 ms a unit). Sampled along the quick
-    // plan (x2.5 for the sample's error) it scouted longer, and problem 18 scored no more:
-    // `play -t 30 -c 2 --known-phrases`, 15 runs alternating, medians 71.8 k against 75.0 k
-    // (`docs/icfp2015.md`, Part 11). So it is measured for the trace only.
-    if long && tracing() {
-        let budget = deadline.remaining().mul_f64(PACE_BUDGET);
-        if let Some(pace) = plan_route_pace(setup, seed, phrases, chains, &locks, budget) {
-            let shapes = setup.problem.units.len();
-            let estimate = pace.game(order.len(), shapes).mul_f64(PACE_MARGIN);
-            trace(variant, || {
-                format!(
-                    "route pace: {} sampled, {:.2} ms a unit ({:.2} ms a shape's first), game {:.1} s (first-units estimate {:.1} s)",
-                    pace.samples,
-                    pace.unit.as_secs_f64() * 1e3,
-                    pace.first_extra.as_secs_f64() * 1e3,
-                    estimate.as_secs_f64(),
-                    routes.as_secs_f64()
-                )
-            });
-        }
-    }
+    // 18, known 18: 33-50 s for the game, routed at 4.2-8.6 ms a unit). A pace sampled along
+    // the quick plan (every len/40-th unit spelled, x2.5) scouted longer, and problem 18 scored
+    // no more: `play -t 30 -c 2 --known-phrases`, 15 runs alternating, medians 71.8 k against
+    // 75.0 k (`docs/icfp2015.md`, Part 11); it was removed in Part 17.
     let scouting = Instant::now() + deadline.remaining().mul_f64(SCOUT_SHARE);
     // A long game scouts until the time left holds the routes of the longest plan so far and
     // 200 units more (the most a resumed plan is spread over): the routes of a plan cost in
@@ -390,18 +404,29 @@ fn solve_planned(
     // units it shares with the routed plan are replayed from that game's text, the rest routed;
     // again while it still dies and time is left. Where the new units' spelled routes cannot
     // fit (a game that spells ~13 ms a unit, for 5000 units), half the time left goes to
-    // scouting all the same: unused, it is lost.
+    // scouting all the same: unused, it is lost. Half of the time left at each plan, not half
+    // of it when the scouting began: fixed, it was held for a longer plan that never came, and
+    // problem 18's jobs answered 5.0 and 8.3 s before their 28.2 s (`play -t 30 -c 2
+    // --known-phrases`, plans dying at 314-499 units; `docs/icfp2015.md`, Part 17). Once a
+    // longer plan is found, its own new units' routes are reserved whole: with only the
+    // shrinking half, a plan of 1000 found with 2.7 s left routed its 646 new units mostly
+    // plain (73,708 against 81,242 for the same plan length routed with the fixed half).
     let mut routed = first_routes;
     let mut routed_locks = locks.clone();
     let mut per_unit = route_time.mul_f64(LATE_ROUTE_MARGIN / locks.len().max(1) as f64);
     while long && locks.len() < order.len() {
         // A resumed plan keeps all of the routed one but its last 250 units at most.
         let kept = routed_locks.len().saturating_sub(BACKOFF * 5 / 2);
-        let spelled_cap = deadline.remaining() / 2;
         loop {
             let new_units = (locks.len() + 2 * BACKOFF).min(order.len()) - kept;
-            let reserve = per_unit.mul_f64(new_units as f64).min(spelled_cap)
-                + plain_unit.mul_f64(PLAIN_ROUTE_MARGIN * new_units as f64);
+            let spelled = if locks.len() > routed_locks.len() {
+                per_unit.mul_f64((locks.len() - shared_prefix(&locks, &routed_locks)) as f64)
+            } else {
+                per_unit
+                    .mul_f64(new_units as f64)
+                    .min(deadline.remaining() / 2)
+            };
+            let reserve = spelled + plain_unit.mul_f64(PLAIN_ROUTE_MARGIN * new_units as f64);
             let left = deadline.remaining().saturating_sub(reserve);
             if locks.len() == order.len() || left <= beam_time.mul_f64(0.1) {
                 break;
@@ -420,11 +445,7 @@ fn solve_planned(
         if locks.len() <= routed_locks.len() {
             break;
         }
-        let shared = locks
-            .iter()
-            .zip(&routed_locks)
-            .take_while(|(a, b)| a == b)
-            .count();
+        let shared = shared_prefix(&locks, &routed_locks);
         let opening = Opening::replay(setup, seed, phrases, chains, &routed, shared);
         let replayed = opening.starts.len();
         routed = route_game(setup, seed, phrases, opening, &locks, deadline, plain_unit);
@@ -471,7 +492,15 @@ fn solve_planned(
             best = played;
         }
     }
-    best
+    match band_game {
+        Some(band) if band.score > best.score => band,
+        _ => best,
+    }
+}
+
+/// How many first locks two plans share.
+fn shared_prefix(a: &[Pos], b: &[Pos]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 /// The scouting plans of a game: the weights they nudge, how many were tried, and the
@@ -681,6 +710,61 @@ fn solve_bands(
 /// the jobs answered 0.2-0.8 s early.
 const BAND_FIT_SHARE: f64 = 0.65;
 
+/// Units of a band plan's prefix planned at a time, between looks at the clock (~0.05 s on a
+/// 30 x 60 board).
+const BAND_CHUNK: usize = 250;
+
+/// The merit [`band_prefix`] gives a plan that ended before its last unit planned.
+const BAND_PREFIX_DIED: u64 = u64::MAX;
+
+/// Headroom on the time of the last chunk of [`band_prefix`], for the next one.
+const BAND_CHUNK_MARGIN: f64 = 2.0;
+
+/// A greedy band plan of the first units of `order`, planned [`BAND_CHUNK`] units at a time
+/// while the time left by `deadline` holds another chunk and the plain routes of every unit
+/// planned (a prefix of a legal answer is legal). Sized from the pace of a sample instead, the
+/// 5000-unit x 3-seed game at `-t 2 -c 2` (its limits test, run beside the other tests) once
+/// had a job whose plan overran its share and answered one lock. Its merit is
+/// [`BAND_PREFIX_DIED`] where the game ended inside it (then it is not the answer), else 0.
+fn band_prefix(
+    setup: &Setup,
+    order: &[u32],
+    weights: &Weights,
+    power: u64,
+    rng: &mut Rng,
+    deadline: &Deadline,
+    plain_unit: Duration,
+) -> bands::Sweep {
+    let mut board = setup.start.clone();
+    let mut plan = bands::Sweep::default();
+    while plan.locks.len() < order.len() {
+        let chunk = &order[plan.locks.len()..(plan.locks.len() + BAND_CHUNK).min(order.len())];
+        let started = Instant::now();
+        let sweep = bands::greedy(setup, &board, chunk, weights, power, rng);
+        let chunk_time = started.elapsed();
+        for (&index, &pos) in chunk.iter().zip(&sweep.locks) {
+            let unit = &setup.units[index as usize];
+            board.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+        }
+        let ended = sweep.locks.len() < chunk.len();
+        plan.locks.extend(sweep.locks);
+        if ended {
+            plan.merit = BAND_PREFIX_DIED;
+            break;
+        }
+        let routes = (plan.locks.len() + BAND_CHUNK) as f64 * PLAIN_ROUTE_MARGIN;
+        let next = chunk_time.mul_f64(BAND_CHUNK_MARGIN) + plain_unit.mul_f64(routes);
+        if deadline.remaining() < next {
+            break;
+        }
+    }
+    plan
+}
+
+/// Share of the time left that routing a band plan left to the beam may take (it spells while
+/// that holds, then routes plain): such a plan died within its first units.
+const KEPT_BAND_SHARE: f64 = 0.05;
+
 /// Units of a greedy band plan timed to estimate the whole plan's time.
 const BAND_SAMPLE: usize = 200;
 
@@ -783,97 +867,6 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> RouteCost {
         game: game.mul_f64(order.len() as f64),
         plain_unit,
     }
-}
-
-/// Spelled routes sampled along a plan: the mean route of a unit whose shape was routed
-/// before, and what a shape's first route costs more (`Scribe` builds each shape's table of
-/// phrase moves once).
-#[derive(Clone, Copy, Debug)]
-struct RoutePace {
-    unit: Duration,
-    first_extra: Duration,
-    samples: usize,
-}
-
-impl RoutePace {
-    /// The spelled routes of a game of `units` units of `shapes` shapes.
-    fn game(&self, units: usize, shapes: usize) -> Duration {
-        self.unit.mul_f64(units as f64) + self.first_extra.mul_f64(shapes.min(units) as f64)
-    }
-}
-
-/// Spelled routes timed along a plan.
-const PACE_SAMPLES: usize = 40;
-
-/// Share of the time left the sampling may take.
-const PACE_BUDGET: f64 = 0.03;
-
-/// Headroom on the sampled pace, from its error: routed a unit took 0.5-2.4 x the sampled mean
-/// (1.3-2.2 on games that spell cheap phrases: the sample runs low), and the routes spell with
-/// the DP only while the time left holds 1.5 x their mean so far. At 1.5, problem 18's lasting
-/// games scored 71.8-78.0 k against the first-units estimate's 80.6-82.3 k (`play -t 30 -c 2
-/// --known-phrases`, load 6-7): routed short of time, without the DP (`docs/icfp2015.md`,
-/// Part 11).
-const PACE_MARGIN: f64 = 2.5;
-
-/// The pace of spelled routes along `locks` (a plan from the opening of `chains`): the plan
-/// routed plain, every `len / PACE_SAMPLES`-th unit spelled and timed, within `budget`. `None`
-/// where nothing is spelled or fewer than 4 units of a shape seen before were timed.
-fn plan_route_pace(
-    setup: &Setup,
-    seed: u32,
-    phrases: &PhraseSet,
-    chains: u64,
-    locks: &[Pos],
-    budget: Duration,
-) -> Option<RoutePace> {
-    let Opening {
-        mut game,
-        mut scribe,
-        ..
-    } = Opening::new(setup, seed, phrases, chains);
-    if !scribe.can_spell() {
-        return None;
-    }
-    scribe.use_dp = true;
-    let started = Instant::now();
-    let stride = (locks.len() / PACE_SAMPLES).max(1);
-    let mut seen = vec![false; setup.problem.units.len()];
-    let (mut again, mut firsts) = (Vec::new(), Vec::new());
-    for (k, &lock) in locks.iter().enumerate() {
-        if game.is_over() || started.elapsed() > budget {
-            break;
-        }
-        // The first units are skipped: they may spell across locks.
-        let spell = k >= 2 && k % stride == 0;
-        let shape = game.unit_index();
-        let routed = Instant::now();
-        scribe.route(&mut game, lock, locks.get(k + 1).copied(), spell);
-        if spell {
-            let time = routed.elapsed();
-            match seen.get_mut(shape) {
-                Some(s) if *s => again.push(time),
-                Some(s) => {
-                    *s = true;
-                    firsts.push(time);
-                }
-                None => {}
-            }
-        }
-    }
-    if again.len() < 4 {
-        return None;
-    }
-    let samples = again.len() + firsts.len();
-    // The mean, not the median: on problem 18 most units are one cell and route in ~0.4 ms,
-    // the 9- and 17-cell ones take the time (median 0.43 ms a unit, routed at 5.8 ms a unit).
-    let unit = again.iter().sum::<Duration>() / again.len() as u32;
-    let first_mean = firsts.iter().sum::<Duration>() / firsts.len().max(1) as u32;
-    Some(RoutePace {
-        unit,
-        first_extra: first_mean.saturating_sub(unit),
-        samples,
-    })
 }
 
 /// The time of each route of `locks` from the start of the game, spelling or not.
@@ -1148,38 +1141,6 @@ mod tests {
                 "problem {id}"
             );
         }
-    }
-
-    #[test]
-    fn the_route_pace_samples_spelled_routes_along_a_plan() {
-        let setup = Setup::bundled(18);
-        let seed = setup.problem.source_seeds[0];
-        let order = Game::new(&setup, seed).order().to_vec();
-        let now = Deadline::after(Duration::ZERO);
-        let weights = Weights::for_setup(&setup);
-        let locks = plan(
-            &setup,
-            &setup.start,
-            &order,
-            &weights,
-            &now,
-            order.len(),
-            &[],
-        );
-        let budget = Duration::from_secs(60);
-        let known = PhraseSet::known();
-        let pace = plan_route_pace(&setup, seed, &known, 0, &locks, budget)
-            .expect("spelled routes sampled");
-        assert!(
-            pace.samples >= 4 && pace.samples <= 2 * PACE_SAMPLES,
-            "{pace:?} of {} locks",
-            locks.len()
-        );
-        assert!(pace.unit > Duration::ZERO);
-        assert!(pace.game(1000, 26) >= pace.unit.mul_f64(1000.0));
-        // Nothing to spell: the plain estimate stands.
-        let none = PhraseSet::none();
-        assert!(plan_route_pace(&setup, seed, &none, 0, &locks, budget).is_none());
     }
 
     #[test]

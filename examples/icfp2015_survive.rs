@@ -24,7 +24,8 @@ fn main() {
                 width = args
                     .next()
                     .and_then(|w| w.parse().ok())
-                    .expect("--width takes a number")
+                    .filter(|&w| w > 0)
+                    .unwrap_or_else(|| fail("--width takes a whole number above 0"))
             }
             "--band" => band = true,
             _ => files.push(arg),
@@ -32,10 +33,13 @@ fn main() {
     }
     let (mut all_locked, mut all_rows, mut all_score) = (0usize, 0u64, 0u64);
     for file in &files {
-        let bytes = std::fs::read(file).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let problem = Problem::parse(&bytes, file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let bytes = std::fs::read(file).unwrap_or_else(|e| fail(&format!("{file}: {e}")));
+        let problem =
+            Problem::parse(&bytes, file).unwrap_or_else(|e| fail(&format!("{file}: {e}")));
         let setup = Setup::new(problem);
-        let seed = setup.problem.source_seeds[0];
+        let Some(&seed) = setup.problem.source_seeds.first() else {
+            fail(&format!("{file}: no source seeds"))
+        };
         let order = Game::new(&setup, seed).order().to_vec();
         let started = Instant::now();
         let locks = if band {
@@ -45,7 +49,7 @@ fn main() {
         } else {
             let weights = Weights::for_setup(&setup)
                 .with_env()
-                .expect("weights")
+                .unwrap_or_else(|e| fail(&e))
                 .unwrap_or_else(|| Weights::for_setup(&setup));
             plan_fixed(&setup, &setup.start, &order, &weights, width)
         };
@@ -61,6 +65,12 @@ fn main() {
         all_score += score;
     }
     println!("total\tlocked {all_locked}\trows {all_rows}\tscore {all_score}");
+}
+
+/// Says what is wrong in one line and exits 2 (bad input), as podium's commands do.
+fn fail(message: &str) -> ! {
+    eprintln!("icfp2015_survive: {message}");
+    std::process::exit(2)
 }
 
 /// The rows `locks` clear and their move score, locked in turn from the start.

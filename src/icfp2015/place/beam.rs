@@ -103,12 +103,13 @@ fn plan_sized(
     sizing: Width,
     prefix: &[Pos],
 ) -> Vec<Pos> {
-    let unlimited;
+    // A fixed width never reads the clock (no prefix is forced on it): a placeholder deadline.
+    let never_read;
     let (deadline, horizon, fixed) = match sizing {
         Width::Timed { deadline, horizon } => (deadline, horizon, None),
         Width::Fixed(width) => {
-            unlimited = Deadline::after(Duration::ZERO);
-            (&unlimited, order.len(), Some(width))
+            never_read = Deadline::after(Duration::ZERO);
+            (&never_read, order.len(), Some(width))
         }
     };
     let phrase_guess = 3 * setup.height() as u64;

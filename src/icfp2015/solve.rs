@@ -191,18 +191,14 @@ fn solve_planned(
     // answer is the better of it and the beam's games. On long games of 20-cell blobs the greedy
     // band plan scored as well as the beam or 5-10 % better (`docs/icfp2015.md`, Part 13).
     let mut band_game: Option<Played> = None;
+    // A band plan's locks routed from the game's start, without chains.
+    let route_band = |locks: &[Pos], deadline: &Deadline| {
+        let opening = Opening::new(setup, seed, phrases, 0);
+        route_game(setup, seed, phrases, opening, locks, deadline, plain_unit)
+    };
     let keep_band = |locks: &[Pos], band_game: &mut Option<Played>| {
         let time = deadline.remaining().mul_f64(KEPT_BAND_SHARE);
-        let opening = Opening::new(setup, seed, phrases, 0);
-        let routed = route_game(
-            setup,
-            seed,
-            phrases,
-            opening,
-            locks,
-            &Deadline::after(time),
-            plain_unit,
-        );
+        let routed = route_band(locks, &Deadline::after(time));
         trace(variant, || {
             format!(
                 "band plan kept: score {} locked {} in {:.2} s",
@@ -267,17 +263,7 @@ fn solve_planned(
                 keep_band(&plan.locks, &mut band_game);
             }
             if fit < order.len() && !died {
-                let opening = Opening::new(setup, seed, phrases, 0);
-                let routes = route_game(
-                    setup,
-                    seed,
-                    phrases,
-                    opening,
-                    &plan.locks,
-                    deadline,
-                    plain_unit,
-                );
-                return routes.played;
+                return route_band(&plan.locks, deadline).played;
             }
             band = (plan.locks.len() == order.len()).then_some(plan);
         } else {

@@ -204,21 +204,7 @@ impl Life {
         let width = setup.width() as i32;
         let columns2 = units
             .iter()
-            .map(|u| {
-                // The pivot's doubled column 2x + (row & 1), over the orientations that fit.
-                let (mut lo, mut hi) = (i32::MAX, i32::MIN);
-                for parity in 0..2 {
-                    for o in 0..6u8 {
-                        let s = u.shape(o, parity);
-                        if s.dx_max - s.dx_min >= width {
-                            continue;
-                        }
-                        lo = lo.min(2 * -s.dx_min + parity);
-                        hi = hi.max(2 * (width - 1 - s.dx_max) + parity);
-                    }
-                }
-                (hi - lo).max(0)
-            })
+            .map(|u| pivot_columns2(u, width).map_or(0, |(lo, hi)| (hi - lo).max(0)))
             .max()
             .unwrap_or(0);
         let descents = units
@@ -228,6 +214,22 @@ impl Life {
             .unwrap_or(0);
         Life { columns2, descents }
     }
+}
+
+/// The westmost and eastmost doubled column `2x + (row & 1)` `unit`'s pivot can hold on a board
+/// `width` wide, over the orientations that fit; `None` where none fits.
+fn pivot_columns2(unit: &Unit, width: i32) -> Option<(i32, i32)> {
+    let (mut lo, mut hi) = (i32::MAX, i32::MIN);
+    for parity in 0..2 {
+        for o in 0..6u8 {
+            let s = unit.shape(o, parity);
+            if s.dx_max - s.dx_min < width {
+                lo = lo.min(2 * -s.dx_min + parity);
+                hi = hi.max(2 * (width - 1 - s.dx_max) + parity);
+            }
+        }
+    }
+    (lo <= hi).then_some((lo, hi))
 }
 
 /// Which letters of `phrase` must be breaks wherever it is spelled, and which of them must lock:
@@ -666,16 +668,9 @@ impl Repeats {
         let width = setup.width() as i32;
         // The doubled columns any unit's pivot can hold, over orientations and row parities.
         let (mut west, mut east) = (i32::MAX, i32::MIN);
-        for u in units {
-            for parity in 0..2 {
-                for o in 0..6u8 {
-                    let s = u.shape(o, parity);
-                    if s.dx_max - s.dx_min < width {
-                        west = west.min(2 * -s.dx_min + parity);
-                        east = east.max(2 * (width - 1 - s.dx_max) + parity);
-                    }
-                }
-            }
+        for (lo, hi) in units.iter().filter_map(|u| pivot_columns2(u, width)) {
+            west = west.min(lo);
+            east = east.max(hi);
         }
         let mut spawns: Vec<i32> = units.iter().map(|u| column2(u.spawn)).collect();
         spawns.sort_unstable();

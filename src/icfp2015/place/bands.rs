@@ -36,6 +36,7 @@ pub fn band_weights(setup: &Setup, drop: f64) -> Weights {
         neighbours: 0.01,
         covered: 0.0,
         drop,
+        fall: 0.0,
         stack: 0.0,
         lines: 0.0,
         holes: 0.0,

@@ -73,6 +73,7 @@ pub fn placement_value(board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> (f6
     let points = unit.size as f64 + 50.0 * (1.0 + lines as f64) * lines as f64;
     let depth = depth as f64 / height as f64;
     let drop = first as f64;
+    let fall = (pos.y - first) as f64;
     let board_top = rows.iter().position(|&r| r != 0).unwrap_or(board.height()) as i32;
     let top = first.min(board_top) + lines as i32;
     let value = w.points * points
@@ -82,7 +83,8 @@ pub fn placement_value(board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> (f6
         + w.row_fill * row_fill
         + w.neighbours * neighbours as f64
         + w.covered * covered as f64
-        + w.drop * drop;
+        + w.drop * drop
+        + w.fall * fall;
     (value, lines)
 }
 
@@ -395,6 +397,7 @@ mod tests {
         let points = unit.size as f64 + 50.0 * (1.0 + lines as f64) * lines as f64;
         let depth: f64 = cells.iter().map(|c| c.y as f64 / height).sum();
         let drop = cells.iter().map(|c| c.y).min().unwrap_or(0) as f64;
+        let fall = pos.y as f64 - drop;
         let sides = Direction::ALL;
         let neighbours = cells
             .iter()
@@ -419,8 +422,35 @@ mod tests {
             + w.row_fill * row_fill
             + w.neighbours * neighbours
             + w.covered * covered
-            + w.drop * drop;
+            + w.drop * drop
+            + w.fall * fall;
         (value, lines)
+    }
+
+    #[test]
+    fn a_spelling_games_best_lock_lets_the_pivot_fall_further() {
+        // Problem 20's first unit (two cells 5 rows above its pivot) on the empty board: by its
+        // top cell's row the best lock turns the cells below the pivot; by the pivot's fall it
+        // keeps them above, and the pivot falls further.
+        let setup = Setup::bundled(20);
+        let game = Game::new(&setup, setup.problem.source_seeds[0]);
+        let unit = game.unit();
+        let best_fall = |w: &Weights| {
+            lock_positions_where(&setup.start, unit, unit.spawn, w.resting)
+                .into_iter()
+                .map(|pos| {
+                    (
+                        placement_value(&setup.start, unit, pos, w).0,
+                        pos.y - unit.spawn.y,
+                    )
+                })
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, fall)| fall)
+                .unwrap()
+        };
+        let by_cells = best_fall(&Weights::for_game(&setup, false));
+        let by_pivot = best_fall(&Weights::for_game(&setup, true));
+        assert!(by_pivot > by_cells, "{by_pivot} <= {by_cells}");
     }
 
     #[test]
@@ -428,6 +458,7 @@ mod tests {
         let w = Weights {
             stack: 3.0,
             lines: 7.0,
+            fall: 2.5,
             ..Weights::default()
         };
         for id in [0, 6, 13, 18, 24] {

@@ -282,7 +282,7 @@ fn solve_planned(
         return solve_bands(setup, seed, phrases, deadline, variant, first, &mut rng);
     }
     let mut attempts = variant;
-    let mut weights = attempt_weights(setup, attempts, &mut rng);
+    let mut weights = attempt_weights(setup, attempts, power > 0.0, &mut rng);
     let chains = chains_of(attempts, &mut rng);
     let opening = Opening::new(setup, seed, phrases, chains);
     let order = opening.order();
@@ -460,7 +460,7 @@ fn solve_planned(
             break;
         }
         attempts += 1;
-        weights = attempt_weights(setup, attempts, &mut rng);
+        weights = attempt_weights(setup, attempts, power > 0.0, &mut rng);
         let opening = Opening::new(setup, seed, phrases, chains_of(attempts, &mut rng));
         let order = opening.order();
         let start = opening.game.board();
@@ -952,18 +952,18 @@ impl<'a, 'p> Opening<'a, 'p> {
     }
 }
 
-/// The weights of attempt `k`: the defaults (twice: without and with chains), then a
-/// stack-height term, then a line bonus, then random perturbations of the defaults; odd
-/// attempts do not hold single-row clears. The drop weight stays whatever the phrases: without
+/// The weights of attempt `k` (`Weights::for_game`: `spells` where the routes spell phrases):
+/// the defaults (twice: without and with chains), then a stack-height term, then a line bonus,
+/// then random perturbations of the defaults; odd attempts do not hold single-row clears. The drop weight stays whatever the phrases: without
 /// any, problem 18 scored 1,666 and 2,366 with it at 0 against 6,636 at 4 (`play -t 10 -c 1`).
 //
 // hold_single on every attempt lowered problems 17 and 19 (one-cell units on half-filled
 // boards) from ~7,300 to ~6,300 and ~7,100 to ~6,350 (bench --per-problem 30 -c 2); off,
 // 17 scores 7,174 / 7,324 again (play -t 15 -c 1).
-fn attempt_weights(setup: &Setup, k: u32, rng: &mut Rng) -> Weights {
+fn attempt_weights(setup: &Setup, k: u32, spells: bool, rng: &mut Rng) -> Weights {
     let base = Weights {
         hold_single: k.is_multiple_of(2),
-        ..Weights::for_setup(setup)
+        ..Weights::for_game(setup, spells)
     };
     if let Ok(Some(w)) = base.with_env() {
         return if k == 0 { w } else { w.perturbed(rng) };

@@ -50,8 +50,15 @@ pub fn solve_variant(
     deadline: &Deadline,
     variant: u32,
 ) -> Played {
+    let job = Job {
+        setup,
+        seed,
+        phrases,
+        deadline,
+        variant,
+    };
     if setup.problem.source_length <= BOUND_TRACE_UNITS {
-        trace(variant, || {
+        job.trace(|| {
             let b = bound(setup, seed, phrases);
             format!(
                 "bound {} (moves {}, repeats {}, distinct {})",
@@ -62,9 +69,9 @@ pub fn solve_variant(
             )
         });
     }
-    if !is_short(setup, seed, phrases, deadline) {
-        let played = solve_planned(setup, seed, phrases, deadline, variant);
-        trace(variant, || {
+    if !is_short(&job) {
+        let played = solve_planned(&job);
+        job.trace(|| {
             let late = deadline.elapsed().as_secs_f64() - deadline.limit().as_secs_f64();
             format!(
                 "answer: score {} locked {}, {late:+.2} s past the deadline of {:.1} s",
@@ -75,19 +82,13 @@ pub fn solve_variant(
         });
         return played;
     }
-    let planned_time = deadline.remaining().mul_f64(PLANNED_SHARE);
-    let planned = solve_planned(
-        setup,
-        seed,
-        phrases,
-        &Deadline::after(planned_time),
-        variant,
-    );
+    let planned_time = Deadline::after(deadline.remaining().mul_f64(PLANNED_SHARE));
+    let planned = solve_planned(&job.within(&planned_time));
     let found = exhaustive::search(setup, seed, phrases, deadline, variant);
     let checked = evaluate(setup, seed as u64, &found.commands, phrases)
         .ok()
         .filter(|e| e.error.is_none() && e.score == found.score);
-    trace(variant, || {
+    job.trace(|| {
         format!(
             "short: planned {}, searched {} (widest beam {}, branch and bound {} nodes{})",
             planned.score,
@@ -104,6 +105,32 @@ pub fn solve_variant(
             locked: e.locked,
         },
         _ => planned,
+    }
+}
+
+/// One search of a (problem, seed) job: the game, the phrases it is scored with, the search's
+/// deadline and which of the searches side by side it is; what its plans and routes all read.
+#[derive(Clone, Copy)]
+struct Job<'j> {
+    setup: &'j Setup,
+    seed: u32,
+    phrases: &'j PhraseSet,
+    deadline: &'j Deadline,
+    variant: u32,
+}
+
+impl<'j> Job<'j> {
+    /// The same search within `deadline` (a share of its time).
+    fn within<'d>(&self, deadline: &'d Deadline) -> Job<'d>
+    where
+        'j: 'd,
+    {
+        Job { deadline, ..*self }
+    }
+
+    /// [`trace`] for this search.
+    fn trace(&self, line: impl FnOnce() -> String) {
+        trace(self.variant, line);
     }
 }
 
@@ -129,29 +156,25 @@ const SHORT_WORK: f64 = 2e8;
 
 /// Whether the whole game is small for the time left: units^2 x placements x actions x
 /// [`SHORT_DEPTH`], at the pace measured on this game, fits in the search's share.
-fn is_short(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline) -> bool {
-    let p = &setup.problem;
-    if phrases.len() > 128 {
+fn is_short(job: &Job) -> bool {
+    let p = &job.setup.problem;
+    if job.phrases.len() > 128 {
         return false;
     }
     let placements = (p.width * p.height * 6) as f64;
     let units = p.source_length as f64;
-    let work = units * units * placements * (phrases.len() + 6) as f64 * SHORT_DEPTH;
+    let work = units * units * placements * (job.phrases.len() + 6) as f64 * SHORT_DEPTH;
     if work > SHORT_WORK {
         return false;
     }
-    let pace = exhaustive::pace(setup, seed, phrases);
-    work / pace < deadline.remaining().as_secs_f64() * (1.0 - PLANNED_SHARE)
+    let pace = exhaustive::pace(job.setup, job.seed, job.phrases);
+    work / pace < job.deadline.remaining().as_secs_f64() * (1.0 - PLANNED_SHARE)
 }
 
 /// [`solve_variant`] for a game that is not short: plans of lock positions, then routes.
-fn solve_planned(
-    setup: &Setup,
-    seed: u32,
-    phrases: &PhraseSet,
-    deadline: &Deadline,
-    variant: u32,
-) -> Played {
+fn solve_planned(job: &Job) -> Played {
+    let (setup, seed, phrases, deadline, variant) =
+        (job.setup, job.seed, job.phrases, job.deadline, job.variant);
     let mut rng = Rng::new(
         ((setup.problem.id as u64) << 32 | seed as u64)
             ^ u64::from(variant).wrapping_mul(0x9E37_79B9_7F4A_7C15),
@@ -159,7 +182,7 @@ fn solve_planned(
     // Where the routes of one game would leave no time for a second attempt, the one attempt's
     // beam gets the time they leave instead of its share.
     let remaining = deadline.remaining();
-    let cost_of_routes = route_cost(setup, seed, phrases, deadline);
+    let cost_of_routes = route_cost(job);
     let (routes, plain_unit) = (cost_of_routes.game, cost_of_routes.plain_unit);
     let few_games = routes > remaining.mul_f64(0.2);
     let power = power_per_row(phrases, setup);
@@ -193,13 +216,13 @@ fn solve_planned(
     let mut band_game: Option<Played> = None;
     // A band plan's locks routed from the game's start, without chains.
     let route_band = |locks: &[Pos], deadline: &Deadline| {
-        let opening = Opening::new(setup, seed, phrases, 0);
-        route_game(setup, seed, phrases, opening, locks, deadline, plain_unit)
+        let job = job.within(deadline);
+        route_game(&job, Opening::new(&job, 0), locks, plain_unit)
     };
     let keep_band = |locks: &[Pos], band_game: &mut Option<Played>| {
         let time = deadline.remaining().mul_f64(KEPT_BAND_SHARE);
         let routed = route_band(locks, &Deadline::after(time));
-        trace(variant, || {
+        job.trace(|| {
             format!(
                 "band plan kept: score {} locked {} in {:.2} s",
                 routed.played.score,
@@ -239,7 +262,7 @@ fn solve_planned(
                 setup, &order, &weights, band_power, &mut rng, deadline, plain_unit,
             );
             band_time = started.elapsed();
-            trace(variant, || {
+            job.trace(|| {
                 format!(
                     "band plan of {} units: {} locks ({end:?}) in {:.2} s (estimated {:.2} s for all)",
                     order.len(),
@@ -252,7 +275,7 @@ fn solve_planned(
                 BandEnd::Died => keep_band(&plan.locks, &mut band_game),
                 BandEnd::Cut => {
                     let routed = route_band(&plan.locks, deadline);
-                    trace(variant, || {
+                    job.trace(|| {
                         format!(
                             "band prefix routed: locked {} in {:.2} s, {:+.2} s past the deadline",
                             routed.played.locked,
@@ -266,7 +289,7 @@ fn solve_planned(
             }
         } else {
             keep_band(&sampled.locks, &mut band_game);
-            trace(variant, || {
+            job.trace(|| {
                 format!(
                     "band plan sample of {} units: the game ends after {} locks",
                     sample.len(),
@@ -277,12 +300,12 @@ fn solve_planned(
     }
     if let Some(band) = band {
         let first = (band, cost_of_routes, band_power, band_time);
-        return solve_bands(setup, seed, phrases, deadline, variant, first, &mut rng);
+        return solve_bands(job, first, &mut rng);
     }
     let mut attempts = variant;
     let mut weights = attempt_weights(setup, attempts, &mut rng);
     let chains = chains_of(attempts, &mut rng);
-    let opening = Opening::new(setup, seed, phrases, chains);
+    let opening = Opening::new(job, chains);
     let order = opening.order();
     // While the plans die before the last unit, plan again with nudged weights instead of
     // routing: a beam that dies early costs a fraction of its routes, and how long a plan lasts
@@ -301,9 +324,7 @@ fn solve_planned(
         let quick = Deadline::after(beam_time.mul_f64(QUICK_SHARE));
         locks = plan(setup, start, &order, &weights, &quick, order.len(), &[]);
     }
-    trace(variant, || {
-        format!("quick plan {} of {} units", locks.len(), order.len())
-    });
+    job.trace(|| format!("quick plan {} of {} units", locks.len(), order.len()));
     // The spelled estimate from the game's first units errs 4-7x high on long games (problem
     // 18, known 18: 33-50 s for the game, routed at 4.2-8.6 ms a unit). A pace sampled along
     // the quick plan (every len/40-th unit spelled, x2.5) scouted longer, and problem 18 scored
@@ -346,7 +367,7 @@ fn solve_planned(
             beam_time
         };
         locks = plan_game(setup, start, &order, &weights, time, &[]);
-        trace(variant, || format!("full plan {} units", locks.len()));
+        job.trace(|| format!("full plan {} units", locks.len()));
     }
     // The least time a scouting plan takes: its units to the longest plan's end and 200 more
     // at width 1 (`cost` is the whole game's), whatever time it is given. Started with less
@@ -371,7 +392,7 @@ fn solve_planned(
         let time = beam_time.min(left);
         scout.longer(setup, start, &order, &mut locks, time, &mut rng, "scout");
     }
-    trace(variant, || {
+    job.trace(|| {
         format!(
             "routing {} locks, {:.1} s left, routes estimated {:.1} s",
             locks.len(),
@@ -380,9 +401,9 @@ fn solve_planned(
         )
     });
     let start = start.clone();
-    let first_routes = route_game(setup, seed, phrases, opening, &locks, deadline, plain_unit);
+    let first_routes = route_game(job, opening, &locks, plain_unit);
     let (mut best, mut route_time) = (first_routes.played.clone(), first_routes.time);
-    trace(variant, || {
+    job.trace(|| {
         format!(
             "routed: score {} locked {} in {:.1} s ({} spelled, {:.2} ms each)",
             best.score,
@@ -439,16 +460,16 @@ fn solve_planned(
             break;
         }
         let shared = shared_prefix(&locks, &routed_locks);
-        let opening = Opening::replay(setup, seed, phrases, chains, &routed, shared);
+        let opening = Opening::replay(job, chains, &routed, shared);
         let replayed = opening.starts.len();
-        routed = route_game(setup, seed, phrases, opening, &locks, deadline, plain_unit);
+        routed = route_game(job, opening, &locks, plain_unit);
         routed_locks = locks.clone();
         let new_units = (locks.len() - replayed).max(1);
         per_unit = routed.time.mul_f64(LATE_ROUTE_MARGIN / new_units as f64);
         // Another whole attempt would route every unit at this pace.
         route_time = routed.time.mul_f64(locks.len() as f64 / new_units as f64);
         let played = &routed.played;
-        trace(variant, || {
+        job.trace(|| {
             format!(
                 "rerouted: score {} locked {} ({replayed} replayed, {:.1} s left)",
                 played.score,
@@ -468,14 +489,14 @@ fn solve_planned(
         }
         attempts += 1;
         weights = attempt_weights(setup, attempts, &mut rng);
-        let opening = Opening::new(setup, seed, phrases, chains_of(attempts, &mut rng));
+        let opening = Opening::new(job, chains_of(attempts, &mut rng));
         let order = opening.order();
         let start = opening.game.board();
         let locks = plan_game(setup, start, &order, &weights, beam_time.min(spare), &[]);
-        let routes = route_game(setup, seed, phrases, opening, &locks, deadline, plain_unit);
+        let routes = route_game(job, opening, &locks, plain_unit);
         let played = routes.played;
         route_time = routes.time;
-        trace(variant, || {
+        job.trace(|| {
             format!(
                 "attempt {attempts}: score {} locked {}",
                 played.score, played.locked
@@ -632,14 +653,11 @@ fn beam_cost(setup: &Setup, seed: u32) -> Duration {
 /// without chains, the estimated route time of a game (measured after the first), the power
 /// per row, and the time one band plan took.
 fn solve_bands(
-    setup: &Setup,
-    seed: u32,
-    phrases: &PhraseSet,
-    deadline: &Deadline,
-    variant: u32,
+    job: &Job,
     first: (bands::Sweep, RouteCost, u64, Duration),
     rng: &mut Rng,
 ) -> Played {
+    let (setup, deadline, variant) = (job.setup, job.deadline, job.variant);
     let (band, cost_of_routes, power, band_time) = first;
     let (routes, plain_unit) = (cost_of_routes.game, cost_of_routes.plain_unit);
     let mut band = Some(band);
@@ -647,7 +665,7 @@ fn solve_bands(
     let mut attempts = variant;
     let mut route_time = routes.mul_f64(BAND_ROUTE_MARGIN);
     loop {
-        let opening = Opening::new(setup, seed, phrases, chains_of(attempts, rng));
+        let opening = Opening::new(job, chains_of(attempts, rng));
         let order = opening.order();
         let planning = deadline
             .remaining()
@@ -678,15 +696,7 @@ fn solve_bands(
                 return best;
             }
         }
-        let routes = route_game(
-            setup,
-            seed,
-            phrases,
-            opening,
-            &plan.locks,
-            deadline,
-            plain_unit,
-        );
+        let routes = route_game(job, opening, &plan.locks, plain_unit);
         let played = routes.played;
         route_time = routes.time;
         if best.as_ref().is_none_or(|b| played.score > b.score) {
@@ -911,7 +921,8 @@ struct RouteCost {
 /// once they took [`ROUTE_SAMPLE_SHARE`] of the time left by `deadline`: problem 18 with the
 /// known phrases at `-t 3 -c 1` spelled its 8 units in 1.7-2.2 s of its 2.7 s under load (test
 /// profile, three test binaries at once), and the job answered the drop answer.
-fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline) -> RouteCost {
+fn route_cost(job: &Job) -> RouteCost {
+    let (setup, seed, phrases, deadline) = (job.setup, job.seed, job.phrases, job.deadline);
     let budget = deadline.remaining().mul_f64(ROUTE_SAMPLE_SHARE);
     let mut scribe = Scribe::for_setup(phrases, setup);
     scribe.use_dp = true;
@@ -1000,10 +1011,10 @@ struct Opening<'a, 'p> {
     starts: Vec<Option<usize>>,
 }
 
-impl<'a, 'p> Opening<'a, 'p> {
-    fn new(setup: &'a Setup, seed: u32, phrases: &'p PhraseSet, chains: u64) -> Self {
-        let mut game = Game::new(setup, seed);
-        let mut scribe = Scribe::for_setup(phrases, setup);
+impl<'j> Opening<'j, 'j> {
+    fn new(job: &Job<'j>, chains: u64) -> Self {
+        let mut game = Game::new(job.setup, job.seed);
+        let mut scribe = Scribe::for_setup(job.phrases, job.setup);
         if chains != 0 {
             scribe.open_chains(&mut game, chains);
         }
@@ -1018,22 +1029,15 @@ impl<'a, 'p> Opening<'a, 'p> {
     /// (or the last before it where the text can be cut): a plan that shares its first
     /// `shared` locks is routed on from there. Replaying costs a step per command, where
     /// routing the same units again spelling cost ~13 ms each (a 30 x 60 board, known 18).
-    fn replay(
-        setup: &'a Setup,
-        seed: u32,
-        phrases: &'p PhraseSet,
-        chains: u64,
-        routed: &Routed,
-        shared: usize,
-    ) -> Self {
+    fn replay(job: &Job<'j>, chains: u64, routed: &Routed, shared: usize) -> Self {
         let cut = (0..=shared.min(routed.starts.len().saturating_sub(1)))
             .rev()
             .find_map(|k| routed.starts.get(k).copied().flatten().map(|at| (k, at)));
         let Some((k, at)) = cut else {
-            return Opening::new(setup, seed, phrases, chains);
+            return Opening::new(job, chains);
         };
-        let mut game = Game::new(setup, seed);
-        let mut scribe = Scribe::for_setup(phrases, setup);
+        let mut game = Game::new(job.setup, job.seed);
+        let mut scribe = Scribe::for_setup(job.phrases, job.setup);
         scribe.replay(&mut game, &routed.played.commands[..at]);
         Opening {
             game,
@@ -1079,21 +1083,14 @@ fn attempt_weights(setup: &Setup, k: u32, rng: &mut Rng) -> Weights {
     }
 }
 
-/// One game: from its opening, each unit routed to its lock of `locks` (spelling while
-/// `deadline` allows); the game re-scored by the evaluator, and how long the routes took.
+/// One game of `job`: from its opening, each unit routed to its lock of `locks` (spelling while
+/// its deadline allows); the game re-scored by the evaluator, and how long the routes took.
 /// Every lock is routed: spelling stops where the time left holds only the plain routes of the
 /// units left (`plain_unit` each, with a margin), and routes that still run past `deadline` go
 /// on plain for [`ROUTE_GRACE`] of its time more. A plan of problem 18 (1000 units, no
 /// phrases, `-t 8 -c 2`) was routed to 577 locks when routes stopped at the deadline.
-fn route_game(
-    setup: &Setup,
-    seed: u32,
-    phrases: &PhraseSet,
-    opening: Opening,
-    locks: &[Pos],
-    deadline: &Deadline,
-    plain_unit: Duration,
-) -> Routed {
+fn route_game(job: &Job, opening: Opening, locks: &[Pos], plain_unit: Duration) -> Routed {
+    let (setup, seed, phrases, deadline) = (job.setup, job.seed, job.phrases, job.deadline);
     let Opening {
         mut game,
         mut scribe,

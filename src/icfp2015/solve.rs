@@ -50,12 +50,29 @@ pub fn solve_variant(
     deadline: &Deadline,
     variant: u32,
 ) -> Played {
+    solve_offering(setup, seed, phrases, deadline, variant, &|_| {})
+}
+
+/// [`solve_variant`] handing each game to `offer` as soon as it is routed and scored, before
+/// the search goes on: `play` answers the best game offered where the search has not ended by
+/// its watchdog. Without it, a later attempt that overran (a beam's width-1 plan under load)
+/// lost the game already routed: problem 18 at `-t 3 -c 1`, three test binaries at once, a
+/// plan of 373 units routed and the drop answer's 7 locks printed (`docs/icfp2015.md`, Part 20).
+pub fn solve_offering(
+    setup: &Setup,
+    seed: u32,
+    phrases: &PhraseSet,
+    deadline: &Deadline,
+    variant: u32,
+    offer: &(dyn Fn(&Played) + Sync),
+) -> Played {
     let job = Job {
         setup,
         seed,
         phrases,
         deadline,
         variant,
+        offer,
     };
     if setup.problem.source_length <= BOUND_TRACE_UNITS {
         job.trace(|| {
@@ -84,6 +101,7 @@ pub fn solve_variant(
     }
     let planned_time = Deadline::after(deadline.remaining().mul_f64(PLANNED_SHARE));
     let planned = solve_planned(&job.within(&planned_time));
+    offer(&planned);
     let found = exhaustive::search(setup, seed, phrases, deadline, variant);
     let checked = evaluate(setup, seed as u64, &found.commands, phrases)
         .ok()
@@ -117,6 +135,8 @@ struct Job<'j> {
     phrases: &'j PhraseSet,
     deadline: &'j Deadline,
     variant: u32,
+    /// Where each game routed is handed as soon as it is scored ([`solve_offering`]).
+    offer: &'j (dyn Fn(&Played) + Sync),
 }
 
 impl<'j> Job<'j> {
@@ -1167,6 +1187,7 @@ fn route_game(job: &Job, opening: Opening, locks: &[Pos], plain_unit: Duration) 
         score: scored.score,
         locked: scored.locked,
     };
+    (job.offer)(&played);
     Routed {
         played,
         time,

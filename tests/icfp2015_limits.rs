@@ -13,8 +13,17 @@ fn problem(i: usize) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("data/icfp2015/problems/problem_{i}.json"))
 }
 
+/// A problem file of this process's own: copies of this test binary run at once (the heavy-load
+/// check of `docs/icfp2015.md`, Part 20) once read each other's half-written files.
+fn tmp_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "icfp2015-limits-{name}-{}.json",
+        std::process::id()
+    ))
+}
+
 fn write(name: &str, value: &Value) -> PathBuf {
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("icfp2015-limits-{name}.json"));
+    let path = tmp_path(name);
     std::fs::write(&path, value.to_string()).expect("write a problem");
     path
 }
@@ -325,7 +334,7 @@ fn a_long_game_whose_band_plan_dies_is_planned_by_the_beam() {
         seeds: Some(1),
         fill: Some(0.1),
     };
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("icfp2015-limits-band-dies.json");
+    let path = tmp_path("band-dies");
     std::fs::write(&path, to_json(&generate(&spec, 8303))).expect("write a problem");
     let started = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_play_icfp2015"))

@@ -5,7 +5,7 @@ use super::rules::commands::Command;
 use super::rules::game::{evaluate, Game, Outcome, Setup};
 use super::rules::phrases::PhraseSet;
 use super::rules::problem::{Problem, Solution};
-use super::solve::{solve, solve_variant, ROUTE_GRACE};
+use super::solve::{solve_offering, Played, ROUTE_GRACE};
 use crate::core::progress::Progress;
 use crate::core::report::{Record, Report};
 use crate::core::timer::Deadline;
@@ -47,15 +47,22 @@ pub fn threads_within(cores: usize, megabytes: Option<u64>, cells: usize) -> usi
 const TAIL_FIXED: Duration = Duration::from_millis(100);
 const TAIL_SHARE: f64 = 0.01;
 
+/// What a job's search keeps between the end of its routes' grace and the watchdog, to score
+/// its game and hand it over. With none, the last job of the 5000-unit x 3-seed game at `-t 2
+/// -c 2` (whose share runs to the searches' end) routed to its grace's end, at the watchdog,
+/// and was answered by the drop answer under load (three test binaries at once; its game was
+/// scored 0.02-0.05 s past its deadline in the runs that made it, `docs/icfp2015.md`, Part 20).
+const WRAP_UP: Duration = Duration::from_millis(60);
+
 /// The watchdog (after which the jobs still running are answered by [`drop_answer`]), the
 /// searches' end (early enough that a job's routes, which may run [`ROUTE_GRACE`] of its time
-/// past its deadline to route a whole plan, end by the watchdog), and the time by which the
-/// quickest answers are written: before, a flat 90 % / 97 % / 99 % of `-t`, which left 30 s of
-/// the finals' `-t 300` unused.
+/// past its deadline to route a whole plan, end [`WRAP_UP`] before the watchdog), and the time
+/// by which the quickest answers are written: before, a flat 90 % / 97 % / 99 % of `-t`, which
+/// left 30 s of the finals' `-t 300` unused.
 fn schedule(time: Duration) -> (Duration, Duration, Duration) {
     let tail = TAIL_FIXED + time.mul_f64(TAIL_SHARE);
     let watchdog = time.saturating_sub(tail);
-    let searching = watchdog.div_f64(1.0 + ROUTE_GRACE);
+    let searching = watchdog.saturating_sub(WRAP_UP).div_f64(1.0 + ROUTE_GRACE);
     let fallback = time.saturating_sub(tail / 3);
     (searching, watchdog, fallback)
 }
@@ -97,8 +104,7 @@ pub fn play_all(
     });
     let order = Arc::new(order);
     let next = Arc::new(AtomicUsize::new(0));
-    let results: Arc<Vec<Mutex<Option<Solution>>>> =
-        Arc::new(jobs.iter().map(|_| Mutex::new(None)).collect());
+    let results: Arc<Vec<BestGame>> = Arc::new(jobs.iter().map(|_| BestGame::default()).collect());
     let (done, finished) = mpsc::channel::<()>();
     for _ in 0..cores {
         let (jobs, order, shared, next, results, done) = (
@@ -127,9 +133,9 @@ pub fn play_all(
                 let rounds_left = (jobs.len() - k).div_ceil(cores) as f64;
                 let share = left.div_f64(rounds_left.max(1.0));
                 let deadline = Deadline::after(share);
-                let played = play_job(&setups[i], seed, phrases, &deadline, per_job);
-                *results[j].lock().unwrap_or_else(|e| e.into_inner()) =
-                    Some(solution(&setups[i], seed, played.score, played.commands));
+                let offer = |played: &Played| results[j].offer(played);
+                let played = play_job(&setups[i], seed, phrases, &deadline, per_job, &offer);
+                results[j].end(&played);
                 // The receiver may be gone at the watchdog: nothing then waits for this job.
                 let _ = done.send(());
             }
@@ -144,7 +150,7 @@ pub fn play_all(
             Err(_) => break,
         }
     }
-    // Jobs without an answer yet: the quickest legal one, all written by the fallback share.
+    // Jobs without a game yet: the quickest legal answer, all written by the fallback share.
     let fallback = Deadline::after(
         fallback_by
             .saturating_sub(started.elapsed())
@@ -153,34 +159,73 @@ pub fn play_all(
     jobs.iter()
         .enumerate()
         .map(|(j, &(i, seed))| {
-            let done = results[j].lock().unwrap_or_else(|e| e.into_inner()).take();
-            done.unwrap_or_else(|| {
-                let setup = &setups[i];
-                let text = drop_answer(setup, seed, &fallback);
-                let score = evaluate(setup, u64::from(seed), &text, phrases)
-                    .ok()
-                    .filter(|e| e.error.is_none())
-                    .map_or(0, |e| e.score);
-                solution(setup, seed, score, text)
-            })
+            let setup = &setups[i];
+            let (best, ended) = results[j].take();
+            if let (Some(played), true) = (&best, ended) {
+                return solution(setup, seed, played.score, played.commands.clone());
+            }
+            let text = drop_answer(setup, seed, &fallback);
+            let score = evaluate(setup, u64::from(seed), &text, phrases)
+                .ok()
+                .filter(|e| e.error.is_none())
+                .map_or(0, |e| e.score);
+            match best {
+                Some(played) if played.score > score => {
+                    solution(setup, seed, played.score, played.commands)
+                }
+                _ => solution(setup, seed, score, text),
+            }
         })
         .collect()
 }
 
-/// One job's search: one thread, or `per_job` searches side by side, the best game kept.
+/// The best game a job's searches offered so far, and whether the job ended: the job's answer
+/// once it ends; for a job still running at the watchdog, the better of it and the drop answer.
+#[derive(Default)]
+struct BestGame {
+    best: Mutex<Option<Played>>,
+    ended: std::sync::atomic::AtomicBool,
+}
+
+impl BestGame {
+    /// Keeps `played` where it scores more than the best so far.
+    fn offer(&self, played: &Played) {
+        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        if best.as_ref().is_none_or(|b| played.score > b.score) {
+            *best = Some(played.clone());
+        }
+    }
+
+    /// The job's last game: `played` offered, and the job ended.
+    fn end(&self, played: &Played) {
+        self.offer(played);
+        self.ended.store(true, Ordering::Release);
+    }
+
+    /// The best game offered, and whether the job had ended.
+    fn take(&self) -> (Option<Played>, bool) {
+        let ended = self.ended.load(Ordering::Acquire);
+        let best = self.best.lock().unwrap_or_else(|e| e.into_inner()).take();
+        (best, ended)
+    }
+}
+
+/// One job's search: one thread, or `per_job` searches side by side, the best game kept; each
+/// game routed is handed to `offer` as it is scored.
 fn play_job(
     setup: &Setup,
     seed: u32,
     phrases: &PhraseSet,
     deadline: &Deadline,
     per_job: usize,
-) -> super::solve::Played {
+    offer: &(dyn Fn(&Played) + Sync),
+) -> Played {
     if per_job == 1 {
-        return solve(setup, seed, phrases, deadline);
+        return solve_offering(setup, seed, phrases, deadline, 0, offer);
     }
     std::thread::scope(|inner| {
         let searches: Vec<_> = (0..per_job as u32)
-            .map(|v| inner.spawn(move || solve_variant(setup, seed, phrases, deadline, v)))
+            .map(|v| inner.spawn(move || solve_offering(setup, seed, phrases, deadline, v, offer)))
             .collect();
         searches
             .into_iter()
@@ -511,11 +556,41 @@ mod tests {
         for seconds in [0.0, 0.5, 2.0, 10.0, 60.0, 300.0] {
             let time = Duration::from_secs_f64(seconds);
             let (searching, watchdog, fallback) = schedule(time);
-            assert!(searching.mul_f64(1.0 + ROUTE_GRACE) <= watchdog + Duration::from_micros(1));
+            assert!(
+                searching.mul_f64(1.0 + ROUTE_GRACE) + WRAP_UP
+                    <= watchdog + Duration::from_micros(1)
+                    || searching.is_zero()
+            );
             assert!(watchdog <= fallback && fallback <= time);
         }
         // The finals' -t 300: searches until past 280 s (270 s with the flat 90 %).
         assert!(schedule(Duration::from_secs(300)).0 > Duration::from_secs(280));
+    }
+
+    #[test]
+    fn the_best_game_offered_is_kept_and_the_end_is_told() {
+        let best = BestGame::default();
+        assert!(best.take().0.is_none());
+        let game = |score: u64| Played {
+            commands: format!("{score}"),
+            score,
+            locked: 1,
+        };
+        for score in [5, 3, 7, 7, 6] {
+            best.offer(&game(score));
+        }
+        let (kept, ended) = best.take();
+        assert_eq!(
+            (kept.map(|p| p.commands), ended),
+            (Some("7".to_string()), false)
+        );
+        best.offer(&game(4));
+        best.end(&game(2));
+        let (kept, ended) = best.take();
+        assert_eq!(
+            (kept.map(|p| p.commands), ended),
+            (Some("4".to_string()), true)
+        );
     }
 
     #[test]

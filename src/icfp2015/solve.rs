@@ -50,8 +50,32 @@ pub fn solve_variant(
     deadline: &Deadline,
     variant: u32,
 ) -> Played {
+    solve_offering(setup, seed, phrases, deadline, variant, &|_| {})
+}
+
+/// [`solve_variant`] handing each game to `offer` as soon as it is routed and scored, before
+/// the search goes on: `play` answers the best game offered where the search has not ended by
+/// its watchdog. Without it, a later attempt that overran (a beam's width-1 plan under load)
+/// lost the game already routed: problem 18 at `-t 3 -c 1`, three test binaries at once, a
+/// plan of 373 units routed and the drop answer's 7 locks printed (`docs/icfp2015.md`, Part 20).
+pub fn solve_offering(
+    setup: &Setup,
+    seed: u32,
+    phrases: &PhraseSet,
+    deadline: &Deadline,
+    variant: u32,
+    offer: &(dyn Fn(&Played) + Sync),
+) -> Played {
+    let job = Job {
+        setup,
+        seed,
+        phrases,
+        deadline,
+        variant,
+        offer,
+    };
     if setup.problem.source_length <= BOUND_TRACE_UNITS {
-        trace(variant, || {
+        job.trace(|| {
             let b = bound(setup, seed, phrases);
             format!(
                 "bound {} (moves {}, repeats {}, distinct {})",
@@ -62,9 +86,9 @@ pub fn solve_variant(
             )
         });
     }
-    if !is_short(setup, seed, phrases, deadline) {
-        let played = solve_planned(setup, seed, phrases, deadline, variant);
-        trace(variant, || {
+    if !is_short(&job) {
+        let played = solve_planned(&job);
+        job.trace(|| {
             let late = deadline.elapsed().as_secs_f64() - deadline.limit().as_secs_f64();
             format!(
                 "answer: score {} locked {}, {late:+.2} s past the deadline of {:.1} s",
@@ -75,19 +99,14 @@ pub fn solve_variant(
         });
         return played;
     }
-    let planned_time = deadline.remaining().mul_f64(PLANNED_SHARE);
-    let planned = solve_planned(
-        setup,
-        seed,
-        phrases,
-        &Deadline::after(planned_time),
-        variant,
-    );
+    let planned_time = Deadline::after(deadline.remaining().mul_f64(PLANNED_SHARE));
+    let planned = solve_planned(&job.within(&planned_time));
+    offer(&planned);
     let found = exhaustive::search(setup, seed, phrases, deadline, variant);
     let checked = evaluate(setup, seed as u64, &found.commands, phrases)
         .ok()
         .filter(|e| e.error.is_none() && e.score == found.score);
-    trace(variant, || {
+    job.trace(|| {
         format!(
             "short: planned {}, searched {} (widest beam {}, branch and bound {} nodes{})",
             planned.score,
@@ -104,6 +123,34 @@ pub fn solve_variant(
             locked: e.locked,
         },
         _ => planned,
+    }
+}
+
+/// One search of a (problem, seed) job: the game, the phrases it is scored with, the search's
+/// deadline and which of the searches side by side it is; what its plans and routes all read.
+#[derive(Clone, Copy)]
+struct Job<'j> {
+    setup: &'j Setup,
+    seed: u32,
+    phrases: &'j PhraseSet,
+    deadline: &'j Deadline,
+    variant: u32,
+    /// Where each game routed is handed as soon as it is scored ([`solve_offering`]).
+    offer: &'j (dyn Fn(&Played) + Sync),
+}
+
+impl<'j> Job<'j> {
+    /// The same search within `deadline` (a share of its time).
+    fn within<'d>(&self, deadline: &'d Deadline) -> Job<'d>
+    where
+        'j: 'd,
+    {
+        Job { deadline, ..*self }
+    }
+
+    /// [`trace`] for this search.
+    fn trace(&self, line: impl FnOnce() -> String) {
+        trace(self.variant, line);
     }
 }
 
@@ -129,29 +176,25 @@ const SHORT_WORK: f64 = 2e8;
 
 /// Whether the whole game is small for the time left: units^2 x placements x actions x
 /// [`SHORT_DEPTH`], at the pace measured on this game, fits in the search's share.
-fn is_short(setup: &Setup, seed: u32, phrases: &PhraseSet, deadline: &Deadline) -> bool {
-    let p = &setup.problem;
-    if phrases.len() > 128 {
+fn is_short(job: &Job) -> bool {
+    let p = &job.setup.problem;
+    if job.phrases.len() > 128 {
         return false;
     }
     let placements = (p.width * p.height * 6) as f64;
     let units = p.source_length as f64;
-    let work = units * units * placements * (phrases.len() + 6) as f64 * SHORT_DEPTH;
+    let work = units * units * placements * (job.phrases.len() + 6) as f64 * SHORT_DEPTH;
     if work > SHORT_WORK {
         return false;
     }
-    let pace = exhaustive::pace(setup, seed, phrases);
-    work / pace < deadline.remaining().as_secs_f64() * (1.0 - PLANNED_SHARE)
+    let pace = exhaustive::pace(job.setup, job.seed, job.phrases);
+    work / pace < job.deadline.remaining().as_secs_f64() * (1.0 - PLANNED_SHARE)
 }
 
 /// [`solve_variant`] for a game that is not short: plans of lock positions, then routes.
-fn solve_planned(
-    setup: &Setup,
-    seed: u32,
-    phrases: &PhraseSet,
-    deadline: &Deadline,
-    variant: u32,
-) -> Played {
+fn solve_planned(job: &Job) -> Played {
+    let (setup, seed, phrases, deadline, variant) =
+        (job.setup, job.seed, job.phrases, job.deadline, job.variant);
     let mut rng = Rng::new(
         ((setup.problem.id as u64) << 32 | seed as u64)
             ^ u64::from(variant).wrapping_mul(0x9E37_79B9_7F4A_7C15),
@@ -159,7 +202,7 @@ fn solve_planned(
     // Where the routes of one game would leave no time for a second attempt, the one attempt's
     // beam gets the time they leave instead of its share.
     let remaining = deadline.remaining();
-    let cost_of_routes = route_cost(setup, seed, phrases);
+    let cost_of_routes = route_cost(job);
     let (routes, plain_unit) = (cost_of_routes.game, cost_of_routes.plain_unit);
     let few_games = routes > remaining.mul_f64(0.2);
     let power = power_per_row(phrases, setup);
@@ -193,13 +236,13 @@ fn solve_planned(
     let mut band_game: Option<Played> = None;
     // A band plan's locks routed from the game's start, without chains.
     let route_band = |locks: &[Pos], deadline: &Deadline| {
-        let opening = Opening::new(setup, seed, phrases, 0);
-        route_game(setup, seed, phrases, opening, locks, deadline, plain_unit)
+        let job = job.within(deadline);
+        route_game(&job, Opening::new(&job, 0), locks, plain_unit)
     };
     let keep_band = |locks: &[Pos], band_game: &mut Option<Played>| {
         let time = deadline.remaining().mul_f64(KEPT_BAND_SHARE);
         let routed = route_band(locks, &Deadline::after(time));
-        trace(variant, || {
+        job.trace(|| {
             format!(
                 "band plan kept: score {} locked {} in {:.2} s",
                 routed.played.score,
@@ -216,8 +259,7 @@ fn solve_planned(
         // the units that fit in a share of it are planned, routed, and the game ends there (a
         // prefix of a legal answer is legal): the 5000-unit x 3-seed game at `-t 2 -c 2` gave
         // a seed whose job had 0.5 s the one-lock answer, its whole plan taking all of it.
-        // Its pace is measured on its first units: the width-1 beam's estimate (`cost`) was
-        // 0.23-0.46 s on that game where the band plan took 1.06-1.31 s.
+        // Its first units are planned first, to see whether a band plan lasts at all.
         let sample = &order[..order.len().min(BAND_SAMPLE)];
         let started = Instant::now();
         let sampled = bands::greedy(setup, &setup.start, sample, &weights, band_power, &mut rng);
@@ -230,45 +272,44 @@ fn solve_planned(
         // left no time for planning (a slow build at `-t 2 -c 1`), to a one-unit prefix.
         if sampled.locks.len() == sample.len() {
             let band_cost = sample_time.mul_f64(order.len() as f64 / sample.len().max(1) as f64);
-            // Units whose plan and plain routes fit the share (at least one).
-            let per_unit = band_cost.div_f64(order.len() as f64) + plain_unit;
-            let budget = deadline.remaining().mul_f64(BAND_FIT_SHARE);
-            let fit = if per_unit.mul_f64(order.len() as f64) > budget {
-                ((budget.as_secs_f64() / per_unit.as_secs_f64().max(1e-9)) as usize)
-                    .clamp(1, order.len())
-            } else {
-                order.len()
-            };
+            // Planned by chunks with a look at the clock, the whole game where the time allows:
+            // made in one call where its sampled estimate fitted 65 % of the time left, the
+            // whole plan (0.61-0.87 s where 0.47-0.58 s was estimated) overran its job's share
+            // under load and the job answered the drop answer (the 5000-unit x 3-seed game at
+            // `-t 2 -c 2`, three test binaries at once: `docs/icfp2015.md`, Parts 17 and 20).
             let started = Instant::now();
-            let plan = if fit < order.len() {
-                band_prefix(
-                    setup, &order, &weights, band_power, &mut rng, deadline, plain_unit,
-                )
-            } else {
-                bands::greedy(setup, &setup.start, &order, &weights, band_power, &mut rng)
-            };
+            let (plan, end) = band_prefix(
+                setup, &order, &weights, band_power, &mut rng, deadline, plain_unit,
+            );
             band_time = started.elapsed();
-            trace(variant, || {
+            job.trace(|| {
                 format!(
-                    "band plan of {fit} of {} units: {} locks in {:.2} s (estimated {:.2} s for all)",
+                    "band plan of {} units: {} locks ({end:?}) in {:.2} s (estimated {:.2} s for all)",
                     order.len(),
                     plan.locks.len(),
                     band_time.as_secs_f64(),
                     band_cost.as_secs_f64()
                 )
             });
-            let died = plan.merit == BAND_PREFIX_DIED
-                || (fit == order.len() && plan.locks.len() < order.len());
-            if died {
-                keep_band(&plan.locks, &mut band_game);
+            match end {
+                BandEnd::Died => keep_band(&plan.locks, &mut band_game),
+                BandEnd::Cut => {
+                    let routed = route_band(&plan.locks, deadline);
+                    job.trace(|| {
+                        format!(
+                            "band prefix routed: locked {} in {:.2} s, {:+.2} s past the deadline",
+                            routed.played.locked,
+                            routed.time.as_secs_f64(),
+                            deadline.elapsed().as_secs_f64() - deadline.limit().as_secs_f64()
+                        )
+                    });
+                    return routed.played;
+                }
+                BandEnd::Whole => band = Some(plan),
             }
-            if fit < order.len() && !died {
-                return route_band(&plan.locks, deadline).played;
-            }
-            band = (plan.locks.len() == order.len()).then_some(plan);
         } else {
             keep_band(&sampled.locks, &mut band_game);
-            trace(variant, || {
+            job.trace(|| {
                 format!(
                     "band plan sample of {} units: the game ends after {} locks",
                     sample.len(),
@@ -279,12 +320,12 @@ fn solve_planned(
     }
     if let Some(band) = band {
         let first = (band, cost_of_routes, band_power, band_time);
-        return solve_bands(setup, seed, phrases, deadline, variant, first, &mut rng);
+        return solve_bands(job, first, &mut rng);
     }
     let mut attempts = variant;
     let mut weights = attempt_weights(setup, attempts, power > 0.0, &mut rng);
     let chains = chains_of(attempts, &mut rng);
-    let opening = Opening::new(setup, seed, phrases, chains);
+    let opening = Opening::new(job, chains);
     let order = opening.order();
     // While the plans die before the last unit, plan again with nudged weights instead of
     // routing: a beam that dies early costs a fraction of its routes, and how long a plan lasts
@@ -303,9 +344,7 @@ fn solve_planned(
         let quick = Deadline::after(beam_time.mul_f64(QUICK_SHARE));
         locks = plan(setup, start, &order, &weights, &quick, order.len(), &[]);
     }
-    trace(variant, || {
-        format!("quick plan {} of {} units", locks.len(), order.len())
-    });
+    job.trace(|| format!("quick plan {} of {} units", locks.len(), order.len()));
     // The spelled estimate from the game's first units errs 4-7x high on long games (problem
     // 18, known 18: 33-50 s for the game, routed at 4.2-8.6 ms a unit). A pace sampled along
     // the quick plan (every len/40-th unit spelled, x2.5) scouted longer, and problem 18 scored
@@ -348,8 +387,17 @@ fn solve_planned(
             beam_time
         };
         locks = plan_game(setup, start, &order, &weights, time, &[]);
-        trace(variant, || format!("full plan {} units", locks.len()));
+        job.trace(|| format!("full plan {} units", locks.len()));
     }
+    // The least time a scouting plan takes: its units to the longest plan's end and 200 more
+    // at width 1 (`cost` is the whole game's), whatever time it is given. Started with less
+    // than that under load, a scout overran its job's share: problem 18 at `-t 3 -c 1`, three
+    // test binaries at once, a scout given ~0.2 s still ran 0.44 s later, at the watchdog, and
+    // the job answered the drop answer (`docs/icfp2015.md`, Part 20).
+    let least_scout = |longest: usize| {
+        let share = ((longest + 2 * BACKOFF) as f64 / order.len().max(1) as f64).min(1.0);
+        beam_time.mul_f64(0.1).max(cost.mul_f64(share))
+    };
     let mut scout = Scout {
         first: weights,
         tries: 0,
@@ -358,13 +406,13 @@ fn solve_planned(
     while locks.len() < order.len() {
         let left = scouting_left(locks.len());
         // `<=`: with no time at all (`-t 0`) both sides are zero, and no plan is tried.
-        if left <= beam_time.mul_f64(0.1) {
+        if left <= least_scout(locks.len()) {
             break;
         }
         let time = beam_time.min(left);
         scout.longer(setup, start, &order, &mut locks, time, &mut rng, "scout");
     }
-    trace(variant, || {
+    job.trace(|| {
         format!(
             "routing {} locks, {:.1} s left, routes estimated {:.1} s",
             locks.len(),
@@ -373,9 +421,9 @@ fn solve_planned(
         )
     });
     let start = start.clone();
-    let first_routes = route_game(setup, seed, phrases, opening, &locks, deadline, plain_unit);
+    let first_routes = route_game(job, opening, &locks, plain_unit);
     let (mut best, mut route_time) = (first_routes.played.clone(), first_routes.time);
-    trace(variant, || {
+    job.trace(|| {
         format!(
             "routed: score {} locked {} in {:.1} s ({} spelled, {:.2} ms each)",
             best.score,
@@ -414,7 +462,7 @@ fn solve_planned(
             };
             let reserve = spelled + plain_unit.mul_f64(PLAIN_ROUTE_MARGIN * new_units as f64);
             let left = deadline.remaining().saturating_sub(reserve);
-            if locks.len() == order.len() || left <= beam_time.mul_f64(0.1) {
+            if locks.len() == order.len() || left <= least_scout(locks.len()) {
                 break;
             }
             let time = beam_time.min(left);
@@ -432,16 +480,16 @@ fn solve_planned(
             break;
         }
         let shared = shared_prefix(&locks, &routed_locks);
-        let opening = Opening::replay(setup, seed, phrases, chains, &routed, shared);
+        let opening = Opening::replay(job, chains, &routed, shared);
         let replayed = opening.starts.len();
-        routed = route_game(setup, seed, phrases, opening, &locks, deadline, plain_unit);
+        routed = route_game(job, opening, &locks, plain_unit);
         routed_locks = locks.clone();
         let new_units = (locks.len() - replayed).max(1);
         per_unit = routed.time.mul_f64(LATE_ROUTE_MARGIN / new_units as f64);
         // Another whole attempt would route every unit at this pace.
         route_time = routed.time.mul_f64(locks.len() as f64 / new_units as f64);
         let played = &routed.played;
-        trace(variant, || {
+        job.trace(|| {
             format!(
                 "rerouted: score {} locked {} ({replayed} replayed, {:.1} s left)",
                 played.score,
@@ -461,14 +509,14 @@ fn solve_planned(
         }
         attempts += 1;
         weights = attempt_weights(setup, attempts, power > 0.0, &mut rng);
-        let opening = Opening::new(setup, seed, phrases, chains_of(attempts, &mut rng));
+        let opening = Opening::new(job, chains_of(attempts, &mut rng));
         let order = opening.order();
         let start = opening.game.board();
         let locks = plan_game(setup, start, &order, &weights, beam_time.min(spare), &[]);
-        let routes = route_game(setup, seed, phrases, opening, &locks, deadline, plain_unit);
+        let routes = route_game(job, opening, &locks, plain_unit);
         let played = routes.played;
         route_time = routes.time;
-        trace(variant, || {
+        job.trace(|| {
             format!(
                 "attempt {attempts}: score {} locked {}",
                 played.score, played.locked
@@ -625,14 +673,11 @@ fn beam_cost(setup: &Setup, seed: u32) -> Duration {
 /// without chains, the estimated route time of a game (measured after the first), the power
 /// per row, and the time one band plan took.
 fn solve_bands(
-    setup: &Setup,
-    seed: u32,
-    phrases: &PhraseSet,
-    deadline: &Deadline,
-    variant: u32,
+    job: &Job,
     first: (bands::Sweep, RouteCost, u64, Duration),
     rng: &mut Rng,
 ) -> Played {
+    let (setup, deadline, variant) = (job.setup, job.deadline, job.variant);
     let (band, cost_of_routes, power, band_time) = first;
     let (routes, plain_unit) = (cost_of_routes.game, cost_of_routes.plain_unit);
     let mut band = Some(band);
@@ -640,7 +685,7 @@ fn solve_bands(
     let mut attempts = variant;
     let mut route_time = routes.mul_f64(BAND_ROUTE_MARGIN);
     loop {
-        let opening = Opening::new(setup, seed, phrases, chains_of(attempts, rng));
+        let opening = Opening::new(job, chains_of(attempts, rng));
         let order = opening.order();
         let planning = deadline
             .remaining()
@@ -650,80 +695,81 @@ fn solve_bands(
             Some(plan) if opening.game.locked() == 0 => plan,
             _ => bands::Sweep::default(),
         };
-        // `best_band_after` makes one more plan whenever any time is left: where that plan
-        // would not fit, the first is routed as it is (30 x 60, 5000 small units, 3 seeds,
-        // `-t 2 -c 2`: the routes had no time left and the game ended at its first unit).
-        let plan = if !first.locks.is_empty() && planning < band_time {
-            first
-        } else {
-            bands::best_band_after(
-                first,
-                setup,
-                opening.game.board(),
-                &order,
-                &Deadline::after(planning),
-                power,
-                rng,
-            )
-        };
-        let routes = route_game(
+        // More plans only while the time left holds one more (as long as the last), each
+        // planned by chunks and dropped where the clock says it would not end in time: the one
+        // more whole plan `bands::best_band_after` made whenever any time was left overran its
+        // job's share under load (30 x 60, 5000 small units, 3 seeds, `-t 2 -c 2`, three test
+        // binaries at once: a drop answer in 6 of 6 runs, `docs/icfp2015.md`, Part 20).
+        let (plan, end) = best_band_within(
+            first,
+            band_time,
             setup,
-            seed,
-            phrases,
-            opening,
-            &plan.locks,
-            deadline,
-            plain_unit,
+            opening.game.board(),
+            &order,
+            &Deadline::after(planning),
+            power,
+            rng,
         );
+        // A plan cut by the clock is routed only where no game was played yet (a prefix).
+        if end == BandEnd::Cut {
+            if let Some(best) = best.take() {
+                return best;
+            }
+        }
+        let routes = route_game(job, opening, &plan.locks, plain_unit);
         let played = routes.played;
         route_time = routes.time;
         if best.as_ref().is_none_or(|b| played.score > b.score) {
             best = Some(played);
         }
         attempts += 1;
-        // Another game makes at least one band plan, whatever the time left: with plain routes
-        // of ~0.1 s for 5000 units, a last plan started with too little time overran the
-        // watchdog (30 x 60, 5000 small units, 3 seeds, `-t 10 -c 2`: two drop answers).
+        // Another game needs its routes and a plan's time: with plain routes of ~0.1 s for
+        // 5000 units, a last plan started with too little time overran the watchdog (30 x 60,
+        // 5000 small units, 3 seeds, `-t 10 -c 2`: two drop answers).
         if deadline.remaining() < route_time.mul_f64(1.5) + band_time {
             return best.expect("one game was played");
         }
     }
 }
 
-/// Share of the time left a greedy band plan and the plain routes of the game may take where
-/// the beam is too slow for the game: beyond it, only a prefix of the game is planned. The
-/// plans took 0.81-1.29 x their estimate (5000 units x 3 seeds, `-t 2 -c 2`, load 6); at 0.5
-/// the jobs answered 0.2-0.8 s early.
-const BAND_FIT_SHARE: f64 = 0.65;
-
-/// Units of a band plan's prefix planned at a time, between looks at the clock (~0.05 s on a
-/// 30 x 60 board).
+/// Units of a band plan planned at a time, between looks at the clock (~0.05 s on a 30 x 60
+/// board).
 const BAND_CHUNK: usize = 250;
 
-/// The merit [`band_prefix`] gives a plan that ended before its last unit planned.
-const BAND_PREFIX_DIED: u64 = u64::MAX;
-
-/// Headroom on the time of the last chunk of [`band_prefix`], for the next one.
+/// Headroom on the time of the last chunk of a band plan, for the next one.
 const BAND_CHUNK_MARGIN: f64 = 2.0;
 
-/// A greedy band plan of the first units of `order`, planned [`BAND_CHUNK`] units at a time
-/// while the time left by `deadline` holds another chunk and the plain routes of every unit
-/// planned (a prefix of a legal answer is legal). Sized from the pace of a sample instead, the
-/// 5000-unit x 3-seed game at `-t 2 -c 2` (its limits test, run beside the other tests) once
-/// had a job whose plan overran its share and answered one lock. Its merit is
-/// [`BAND_PREFIX_DIED`] where the game ended inside it (then it is not the answer), else 0.
-fn band_prefix(
+/// How a band plan planned by chunks ([`band_chunks`]) ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BandEnd {
+    /// Every unit of the order is planned.
+    Whole,
+    /// The game ends inside the plan (a unit cannot spawn or lock).
+    Died,
+    /// The clock stopped it before its last unit: a prefix.
+    Cut,
+}
+
+/// A greedy band plan of `order` from `start` (`bands::greedy`), [`BAND_CHUNK`] units at a
+/// time, while `go_on(units planned, the last chunk's time)` says another chunk fits; the
+/// chunks make the plan one call would (the same random draws), and a plan that ends whole or
+/// dies has its merit (`bands::merit`), a cut one 0.
+#[allow(clippy::too_many_arguments)]
+fn band_chunks(
     setup: &Setup,
+    start: &Board,
     order: &[u32],
     weights: &Weights,
     power: u64,
     rng: &mut Rng,
-    deadline: &Deadline,
-    plain_unit: Duration,
-) -> bands::Sweep {
-    let mut board = setup.start.clone();
+    go_on: impl Fn(usize, Duration) -> bool,
+) -> (bands::Sweep, BandEnd) {
+    let mut board = start.clone();
     let mut plan = bands::Sweep::default();
-    while plan.locks.len() < order.len() {
+    let end = loop {
+        if plan.locks.len() == order.len() {
+            break BandEnd::Whole;
+        }
         let chunk = &order[plan.locks.len()..(plan.locks.len() + BAND_CHUNK).min(order.len())];
         let started = Instant::now();
         let sweep = bands::greedy(setup, &board, chunk, weights, power, rng);
@@ -735,16 +781,86 @@ fn band_prefix(
         let ended = sweep.locks.len() < chunk.len();
         plan.locks.extend(sweep.locks);
         if ended {
-            plan.merit = BAND_PREFIX_DIED;
-            break;
+            break BandEnd::Died;
         }
-        let routes = (plan.locks.len() + BAND_CHUNK) as f64 * PLAIN_ROUTE_MARGIN;
-        let next = chunk_time.mul_f64(BAND_CHUNK_MARGIN) + plain_unit.mul_f64(routes);
-        if deadline.remaining() < next {
-            break;
+        if plan.locks.len() < order.len() && !go_on(plan.locks.len(), chunk_time) {
+            break BandEnd::Cut;
+        }
+    };
+    if end != BandEnd::Cut {
+        plan.merit = bands::merit(setup, start, order, &plan.locks, power);
+    }
+    (plan, end)
+}
+
+/// A greedy band plan of the game from its start ([`band_chunks`]) while the time left by
+/// `deadline` holds another chunk and the plain routes of every unit planned (a prefix of a
+/// legal answer is legal). Sized from the pace of a sample instead, the 5000-unit x 3-seed game
+/// at `-t 2 -c 2` (its limits test, run beside the other tests) once had a job whose plan
+/// overran its share and answered one lock.
+fn band_prefix(
+    setup: &Setup,
+    order: &[u32],
+    weights: &Weights,
+    power: u64,
+    rng: &mut Rng,
+    deadline: &Deadline,
+    plain_unit: Duration,
+) -> (bands::Sweep, BandEnd) {
+    band_chunks(
+        setup,
+        &setup.start,
+        order,
+        weights,
+        power,
+        rng,
+        |planned, chunk_time| {
+            let routes = (planned + BAND_CHUNK) as f64 * PLAIN_ROUTE_MARGIN;
+            let next = chunk_time.mul_f64(BAND_CHUNK_MARGIN) + plain_unit.mul_f64(routes);
+            deadline.remaining() >= next
+        },
+    )
+}
+
+/// The band plan of the highest merit among `first` (which took `first_time`; empty for none)
+/// and plans with drop weights drawn from [3, 5] (as `bands::best_band_after` draws them), made
+/// while the time left by `deadline` holds one more as long as the last; each by chunks
+/// ([`band_chunks`]), dropped where the time left stops holding its next chunk, unless there is
+/// no other: then the prefix it planned, [`BandEnd::Cut`].
+#[allow(clippy::too_many_arguments)]
+fn best_band_within(
+    first: bands::Sweep,
+    first_time: Duration,
+    setup: &Setup,
+    start: &Board,
+    order: &[u32],
+    deadline: &Deadline,
+    power: u64,
+    rng: &mut Rng,
+) -> (bands::Sweep, BandEnd) {
+    let mut best = (!first.locks.is_empty()).then_some(first);
+    let mut last = first_time;
+    while best.is_none() || deadline.remaining() > last {
+        let started = Instant::now();
+        let weights = bands::band_weights(setup, 3.0 + 2.0 * rng.f64());
+        let (plan, end) = band_chunks(setup, start, order, &weights, power, rng, |_, chunk| {
+            deadline.remaining() >= chunk.mul_f64(BAND_CHUNK_MARGIN)
+        });
+        last = started.elapsed();
+        if end == BandEnd::Cut {
+            return match best {
+                Some(best) => (best, BandEnd::Whole),
+                None => (plan, end),
+            };
+        }
+        if best.as_ref().is_none_or(|b| plan.merit > b.merit) {
+            best = Some(plan);
         }
     }
-    plan
+    (
+        best.expect("the loop plans until there is one"),
+        BandEnd::Whole,
+    )
 }
 
 /// Share of the time left that routing a band plan left to the beam may take (it spells while
@@ -799,6 +915,9 @@ const ROUTE_MARGIN: f64 = 1.4;
 /// and 68,326 against ~85,000, `play -t 30 -c 1`, load ~7).
 const LATE_ROUTE_MARGIN: f64 = 2.0;
 
+/// Share of the time left that sampling the routes of a game may take (`route_cost`).
+const ROUTE_SAMPLE_SHARE: f64 = 0.05;
+
 /// Units routed to estimate the route cost of a game: spelling, and without.
 const ROUTE_SAMPLE: usize = 8;
 const PLAIN_ROUTE_SAMPLE: usize = 16;
@@ -818,8 +937,13 @@ struct RouteCost {
 /// set against it). Without spelling every route costs about the same (the unit's position
 /// grid and a search to the lock), and the median of the first 16 is the estimate: the mean of
 /// 8 erred high by 2-3x there (long-46-shapes without phrases: 8-27 s estimated, 4-8 s routed,
-/// `play -t 5`), the first unit paying for cold caches.
-fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> RouteCost {
+/// `play -t 5`), the first unit paying for cold caches. The routes sampled stop (after one)
+/// once they took [`ROUTE_SAMPLE_SHARE`] of the time left by `deadline`: problem 18 with the
+/// known phrases at `-t 3 -c 1` spelled its 8 units in 1.7-2.2 s of its 2.7 s under load (test
+/// profile, three test binaries at once), and the job answered the drop answer.
+fn route_cost(job: &Job) -> RouteCost {
+    let (setup, seed, phrases, deadline) = (job.setup, job.seed, job.phrases, job.deadline);
+    let budget = deadline.remaining().mul_f64(ROUTE_SAMPLE_SHARE);
     let mut scribe = Scribe::for_setup(phrases, setup);
     scribe.use_dp = true;
     let spell = scribe.can_spell();
@@ -840,12 +964,13 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> RouteCost {
         &mut Scribe::for_setup(phrases, setup),
         &locks,
         false,
+        budget,
     );
     let plain_unit = median(plain);
     let game = if spell {
         let sampled = &locks[..locks.len().min(ROUTE_SAMPLE)];
-        let times = route_times(setup, seed, &mut scribe, sampled, true);
-        times.iter().sum::<Duration>() / sampled.len().max(1) as u32
+        let times = route_times(setup, seed, &mut scribe, sampled, true, budget);
+        times.iter().sum::<Duration>() / times.len().max(1) as u32
     } else {
         plain_unit
     };
@@ -855,18 +980,20 @@ fn route_cost(setup: &Setup, seed: u32, phrases: &PhraseSet) -> RouteCost {
     }
 }
 
-/// The time of each route of `locks` from the start of the game, spelling or not.
+/// The time of each route of `locks` from the start of the game, spelling or not, until they
+/// took `budget` in all (at least one).
 fn route_times(
     setup: &Setup,
     seed: u32,
     scribe: &mut Scribe,
     locks: &[Pos],
     spell: bool,
+    budget: Duration,
 ) -> Vec<Duration> {
     let mut game = Game::new(setup, seed);
     let mut times = Vec::with_capacity(locks.len());
     for (k, &lock) in locks.iter().enumerate() {
-        if game.is_over() {
+        if game.is_over() || times.iter().sum::<Duration>() > budget {
             break;
         }
         let started = Instant::now();
@@ -904,10 +1031,10 @@ struct Opening<'a, 'p> {
     starts: Vec<Option<usize>>,
 }
 
-impl<'a, 'p> Opening<'a, 'p> {
-    fn new(setup: &'a Setup, seed: u32, phrases: &'p PhraseSet, chains: u64) -> Self {
-        let mut game = Game::new(setup, seed);
-        let mut scribe = Scribe::for_setup(phrases, setup);
+impl<'j> Opening<'j, 'j> {
+    fn new(job: &Job<'j>, chains: u64) -> Self {
+        let mut game = Game::new(job.setup, job.seed);
+        let mut scribe = Scribe::for_setup(job.phrases, job.setup);
         if chains != 0 {
             scribe.open_chains(&mut game, chains);
         }
@@ -922,22 +1049,15 @@ impl<'a, 'p> Opening<'a, 'p> {
     /// (or the last before it where the text can be cut): a plan that shares its first
     /// `shared` locks is routed on from there. Replaying costs a step per command, where
     /// routing the same units again spelling cost ~13 ms each (a 30 x 60 board, known 18).
-    fn replay(
-        setup: &'a Setup,
-        seed: u32,
-        phrases: &'p PhraseSet,
-        chains: u64,
-        routed: &Routed,
-        shared: usize,
-    ) -> Self {
+    fn replay(job: &Job<'j>, chains: u64, routed: &Routed, shared: usize) -> Self {
         let cut = (0..=shared.min(routed.starts.len().saturating_sub(1)))
             .rev()
             .find_map(|k| routed.starts.get(k).copied().flatten().map(|at| (k, at)));
         let Some((k, at)) = cut else {
-            return Opening::new(setup, seed, phrases, chains);
+            return Opening::new(job, chains);
         };
-        let mut game = Game::new(setup, seed);
-        let mut scribe = Scribe::for_setup(phrases, setup);
+        let mut game = Game::new(job.setup, job.seed);
+        let mut scribe = Scribe::for_setup(job.phrases, job.setup);
         scribe.replay(&mut game, &routed.played.commands[..at]);
         Opening {
             game,
@@ -983,21 +1103,14 @@ fn attempt_weights(setup: &Setup, k: u32, spells: bool, rng: &mut Rng) -> Weight
     }
 }
 
-/// One game: from its opening, each unit routed to its lock of `locks` (spelling while
-/// `deadline` allows); the game re-scored by the evaluator, and how long the routes took.
+/// One game of `job`: from its opening, each unit routed to its lock of `locks` (spelling while
+/// its deadline allows); the game re-scored by the evaluator, and how long the routes took.
 /// Every lock is routed: spelling stops where the time left holds only the plain routes of the
 /// units left (`plain_unit` each, with a margin), and routes that still run past `deadline` go
 /// on plain for [`ROUTE_GRACE`] of its time more. A plan of problem 18 (1000 units, no
 /// phrases, `-t 8 -c 2`) was routed to 577 locks when routes stopped at the deadline.
-fn route_game(
-    setup: &Setup,
-    seed: u32,
-    phrases: &PhraseSet,
-    opening: Opening,
-    locks: &[Pos],
-    deadline: &Deadline,
-    plain_unit: Duration,
-) -> Routed {
+fn route_game(job: &Job, opening: Opening, locks: &[Pos], plain_unit: Duration) -> Routed {
+    let (setup, seed, phrases, deadline) = (job.setup, job.seed, job.phrases, job.deadline);
     let Opening {
         mut game,
         mut scribe,
@@ -1074,6 +1187,7 @@ fn route_game(
         score: scored.score,
         locked: scored.locked,
     };
+    (job.offer)(&played);
     Routed {
         played,
         time,

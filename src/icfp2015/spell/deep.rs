@@ -127,9 +127,12 @@ impl<'a> Search<'_, 'a> {
         } else {
             children.sort_by_key(|c| std::cmp::Reverse((c.0, c.1)));
         }
+        // Not `break` at the first child bounded at or below the best: in best-score order a
+        // later child may still be bounded above it (the best grows as children are searched),
+        // and a search that skipped it would claim the game proved.
         for (upper, _, child) in children {
             if upper <= self.best_score {
-                break;
+                continue;
             }
             self.visit(&child);
             if self.stopped {

@@ -278,6 +278,51 @@ pub(crate) fn burst_value(
     value
 }
 
+/// The one-unit look-ahead: the best value `unit` (the next of the sequence) has on `board`,
+/// its placement value (with the spawn term) plus the change of the board term its lock makes
+/// from `before` (`Features::value` of `board`; `rows_before` its `Features::rows`);
+/// `NEXT_NO_ROOM` when it cannot spawn or lock anywhere. Where rows is the only board term,
+/// a lock that clears no row takes `rows_after_lock`, not a whole-board pass. `scratch` is any
+/// board of the same size.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn next_unit_value(
+    board: &Board,
+    unit: &Unit,
+    w: &Weights,
+    spawn_rows: &[u128],
+    only_rows: bool,
+    before: f64,
+    rows_before: f64,
+    scratch: &mut Board,
+) -> f64 {
+    let spawn = unit.spawn;
+    if !board.fits(unit.shape(spawn.orientation, spawn.y), spawn.x, spawn.y) {
+        return NEXT_NO_ROOM;
+    }
+    let sees_boards = w.sees_boards();
+    let mut best = NEXT_NO_ROOM;
+    for pos in lock_positions_where(board, unit, spawn, w.resting) {
+        let (mut value, lines) = placement_value(board, unit, pos, w);
+        if w.spawn != 0.0 {
+            value += w.spawn * overlap(unit, pos, spawn_rows) as f64;
+        }
+        let after = if only_rows && lines == 0 {
+            w.rows * rows_after_lock(board, unit, pos, rows_before)
+        } else if sees_boards {
+            scratch.load_rows(board.rows());
+            scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+            Features::of_with(scratch, w.rows != 0.0).value(w)
+        } else {
+            before
+        };
+        best = best.max(value + after - before);
+    }
+    best
+}
+
+/// `next_unit_value` where the next unit cannot spawn or lock: the game ends there.
+pub(crate) const NEXT_NO_ROOM: f64 = -1.0e6;
+
 /// `burst_value` where a big unit has no place.
 const NO_ROOM: f64 = -1000.0;
 
@@ -314,7 +359,7 @@ pub(crate) fn overlap(unit: &Unit, pos: Pos, cells: &[u128]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::place::placement::placements;
+    use crate::icfp2015::place::placement::{placements, Placement};
     use crate::icfp2015::rules::game::Game;
     use crate::icfp2015::rules::hex::{neighbour, Cell, Direction};
 
@@ -490,6 +535,102 @@ mod tests {
             }
             assert!(checked > 50, "{checked}");
         }
+    }
+
+    /// `next_unit_value` the slow way: every lock of `unit`, the whole board's features after it.
+    fn reference_next_value(board: &Board, unit: &Unit, w: &Weights, spawn_rows: &[u128]) -> f64 {
+        let before = Features::of(board).value(w);
+        let p = unit.spawn;
+        if !board.fits(unit.shape(p.orientation, p.y), p.x, p.y) {
+            return NEXT_NO_ROOM;
+        }
+        lock_positions_where(board, unit, p, w.resting)
+            .into_iter()
+            .map(|pos| {
+                let mut locked = board.clone();
+                locked.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+                placement_value(board, unit, pos, w).0
+                    + w.spawn * overlap(unit, pos, spawn_rows) as f64
+                    + Features::of(&locked).value(w)
+                    - before
+            })
+            .fold(NEXT_NO_ROOM, f64::max)
+    }
+
+    #[test]
+    fn the_next_unit_value_is_its_best_lock_on_the_whole_board() {
+        // Along games of problems 9 (10 x 8, the long-game weights: rows only, incremental)
+        // and 18 (30 x 30, big units: rows, cover and the spawn term, whole-board passes), the
+        // look-ahead's value of each board for the next unit against the slow version.
+        for id in [9, 18] {
+            let setup = Setup::bundled(id);
+            let w = Weights::for_setup(&setup);
+            let only_rows = !Weights { rows: 0.0, ..w }.sees_boards();
+            assert_eq!(only_rows, id == 9);
+            let spawn_rows = spawn_cells(&setup);
+            let mut game = Game::new(&setup, setup.problem.source_seeds[0]);
+            let order = game.order().to_vec();
+            let mut scratch = setup.start.clone();
+            let mut checked = 0;
+            for step in 0..60 {
+                if game.is_over() || step + 1 >= order.len() {
+                    break;
+                }
+                let board = game.board().clone();
+                let next = &setup.units[order[step + 1] as usize];
+                let features = Features::of(&board);
+                let fast = next_unit_value(
+                    &board,
+                    next,
+                    &w,
+                    &spawn_rows,
+                    only_rows,
+                    features.value(&w),
+                    features.rows,
+                    &mut scratch,
+                );
+                let slow = reference_next_value(&board, next, &w, &spawn_rows);
+                assert!(
+                    (fast - slow).abs() < 1e-6,
+                    "problem {id} step {step}: {fast} {slow}"
+                );
+                checked += 1;
+                // The greedy lock, or the second best on every third step: a game that lasts.
+                let mut options = placements(&game);
+                options.sort_by(|a, b| {
+                    let value = |p: &Placement| placement_value(&board, game.unit(), p.pos, &w).0;
+                    value(b).total_cmp(&value(a))
+                });
+                let pick = &options[usize::from(step % 3 == 2).min(options.len() - 1)];
+                for &c in &pick.path {
+                    game.step(c);
+                }
+            }
+            assert!(checked > 20, "{checked}");
+        }
+    }
+
+    #[test]
+    fn a_next_unit_that_cannot_spawn_has_no_room() {
+        // Problem 9's board with its spawn rows filled but for one cell (no row full): no unit
+        // of more than one cell spawns; the same board empty has a place for it.
+        let setup = Setup::bundled(9);
+        let w = Weights::for_setup(&setup);
+        let unit = setup.units.iter().find(|u| u.size > 1).unwrap();
+        let mut scratch = setup.start.clone();
+        let empty = &setup.start;
+        let value = |board: &Board, scratch: &mut Board| {
+            let f = Features::of(board);
+            next_unit_value(board, unit, &w, &[], true, f.value(&w), f.rows, scratch)
+        };
+        assert!(value(empty, &mut scratch) > NEXT_NO_ROOM);
+        let mut blocked = setup.start.clone();
+        for y in 0..2 {
+            for x in 1..setup.width() as i32 {
+                blocked.set(Cell::new(x, y));
+            }
+        }
+        assert_eq!(value(&blocked, &mut scratch), NEXT_NO_ROOM);
     }
 
     #[test]

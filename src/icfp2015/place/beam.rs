@@ -14,6 +14,7 @@
 use super::placement::lock_positions_where;
 use super::value::{
     burst_value, next_unit_value, overlap, placement_value, rows_after_lock, spawn_cells, Features,
+    RowTerms,
 };
 use super::weights::{next_big_units, Weights, BURST_SPAN};
 use crate::core::arena::Arena;
@@ -208,6 +209,8 @@ fn plan_sized(
         let mut children: Vec<Child> = Vec::new();
 
         let mut scratch = start.clone();
+        // The parent's own terms of `Features::rows`, the same for each of its locks.
+        let mut parent_terms = RowTerms::default();
         for (i, node) in layer.iter().enumerate() {
             expanded += u64::from(forced.is_none());
             let spawn = unit.spawn;
@@ -220,6 +223,9 @@ fn plan_sized(
                 continue;
             }
             let hold = weights.hold_single && left > 10 && parent.count() < 3 * setup.width();
+            if only_rows {
+                parent_terms.reset(height);
+            }
             let positions = match forced {
                 Some(pos) => vec![pos],
                 None => lock_positions_where(&parent, unit, spawn, weights.resting),
@@ -233,7 +239,8 @@ fn plan_sized(
                     value += weights.spawn * overlap(unit, pos, &spawn_rows) as f64;
                 }
                 let (term, rows) = if only_rows && lines == 0 {
-                    let rows = rows_after_lock(&parent, unit, pos, node.rows);
+                    let rows =
+                        rows_after_lock(&parent, unit, pos, node.rows, Some(&mut parent_terms));
                     (weights.rows * rows, rows)
                 } else if weights.sees_boards() {
                     scratch.load_rows(parent.rows());

@@ -193,17 +193,60 @@ impl RowShape {
         };
         let up = (empty & nw).count_ones() + (empty & ne).count_ones();
         let both = (empty & nw & ne).count_ones();
-        let open = 0.95f64.powi(side as i32) * 0.9f64.powi(up as i32) * 0.8f64.powi(both as i32);
+        let powers = open_powers();
+        let open = powers[side as usize][0] * powers[up as usize][1] * powers[both as usize][2];
         fill * fill * open
             + 0.2 * (1.0 - fill) * (1.0 - fill) * (self.height - y as f64) / self.height
     }
 }
 
+/// Per n up to twice the widest row (128 cells), 0.95^n, 0.9^n and 0.8^n by `powi`, as
+/// `RowShape::term` computed them for every row: those calls took a fifth of the beam's
+/// instructions on a 30 x 60 long game (callgrind, docs/icfp2015.md Part 18).
+fn open_powers() -> &'static [[f64; 3]; 257] {
+    static POWERS: std::sync::OnceLock<[[f64; 3]; 257]> = std::sync::OnceLock::new();
+    POWERS.get_or_init(|| {
+        std::array::from_fn(|n| {
+            [
+                0.95f64.powi(n as i32),
+                0.9f64.powi(n as i32),
+                0.8f64.powi(n as i32),
+            ]
+        })
+    })
+}
+
+/// A board's own terms of `Features::rows`, each computed the first time a lock of
+/// [`rows_after_lock`] asks for it (on a tall board most rows are never touched), then the
+/// same for all the board's locks.
+#[derive(Default)]
+pub(crate) struct RowTerms {
+    terms: Vec<f64>,
+}
+
+impl RowTerms {
+    /// Forgets the terms, for a board of `height` rows.
+    pub(crate) fn reset(&mut self, height: usize) {
+        self.terms.clear();
+        self.terms.resize(height, f64::NAN);
+    }
+}
+
 /// `Features::rows` of `board` with `unit` locked at `pos` where that clears no row, from
 /// `before`, that of `board`: only the terms of the rows the unit touches and the row under
-/// it change. Computing the whole board's features for every child made a beam with the row
-/// evaluation several times slower (30 x 60 boards; docs/icfp2015.md, Part 15).
-pub(crate) fn rows_after_lock(board: &Board, unit: &Unit, pos: Pos, before: f64) -> f64 {
+/// it change; the board's own terms are kept in `terms` where given (reset for `board`).
+/// Computing the whole board's features for every child made a beam with the row evaluation
+/// several times slower (30 x 60 boards; docs/icfp2015.md, Part 15). Measured (callgrind,
+/// `icfp2015_survive --width 8 g1606.json`, Part 18): this took 49 % of the instructions, a
+/// third of that in `powi`, half of its terms being the parent's, the same for each of the
+/// parent's ~100-200 locks.
+pub(crate) fn rows_after_lock(
+    board: &Board,
+    unit: &Unit,
+    pos: Pos,
+    before: f64,
+    mut terms: Option<&mut RowTerms>,
+) -> f64 {
     let shape = unit.shape(pos.orientation, pos.y);
     let row_shape = RowShape::of(board);
     let rows = board.rows();
@@ -221,7 +264,16 @@ pub(crate) fn rows_after_lock(board: &Board, unit: &Unit, pos: Pos, before: f64)
         let above = |with_unit: bool| {
             (y > 0).then(|| rows[y - 1] | if with_unit { unit_row(y - 1) } else { 0 })
         };
-        sum -= row_shape.term(rows[y], above(false), y);
+        let own = || row_shape.term(rows[y], above(false), y);
+        sum -= match terms.as_deref_mut() {
+            Some(RowTerms { terms }) => {
+                if terms[y].is_nan() {
+                    terms[y] = own();
+                }
+                terms[y]
+            }
+            None => own(),
+        };
         sum += row_shape.term(rows[y] | unit_row(y), above(true), y);
     }
     sum
@@ -300,6 +352,8 @@ pub(crate) fn next_unit_value(
         return NEXT_NO_ROOM;
     }
     let sees_boards = w.sees_boards();
+    let mut terms = RowTerms::default();
+    terms.reset(board.height());
     let mut best = NEXT_NO_ROOM;
     for pos in lock_positions_where(board, unit, spawn, w.resting) {
         let (mut value, lines) = placement_value(board, unit, pos, w);
@@ -307,7 +361,7 @@ pub(crate) fn next_unit_value(
             value += w.spawn * overlap(unit, pos, spawn_rows) as f64;
         }
         let after = if only_rows && lines == 0 {
-            w.rows * rows_after_lock(board, unit, pos, rows_before)
+            w.rows * rows_after_lock(board, unit, pos, rows_before, Some(&mut terms))
         } else if sees_boards {
             scratch.load_rows(board.rows());
             scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
@@ -516,6 +570,8 @@ mod tests {
                 }
                 let board = game.board().clone();
                 let before = Features::of(&board).rows;
+                let mut terms = RowTerms::default();
+                terms.reset(board.height());
                 let options = placements(&game);
                 for p in &options {
                     let mut locked = board.clone();
@@ -524,8 +580,11 @@ mod tests {
                         continue;
                     }
                     let whole = Features::of(&locked).rows;
-                    let delta = rows_after_lock(&board, game.unit(), p.pos, before);
+                    let delta = rows_after_lock(&board, game.unit(), p.pos, before, None);
                     assert!((whole - delta).abs() < 1e-9, "problem {id} step {step}");
+                    let cached =
+                        rows_after_lock(&board, game.unit(), p.pos, before, Some(&mut terms));
+                    assert_eq!(cached, delta, "problem {id} step {step}");
                     checked += 1;
                 }
                 let pick = &options[(step * 7) % options.len()];

@@ -201,7 +201,7 @@ impl RowShape {
 }
 
 /// Per n up to twice the widest row (128 cells), 0.95^n, 0.9^n and 0.8^n by `powi`, as
-/// `RowShape::term` computed them for every row: those calls took a fifth of the beam's
+/// `RowShape::term` computed them for every row: those calls took 15 % of the beam's
 /// instructions on a 30 x 60 long game (callgrind, docs/icfp2015.md Part 18).
 fn open_powers() -> &'static [[f64; 3]; 257] {
     static POWERS: std::sync::OnceLock<[[f64; 3]; 257]> = std::sync::OnceLock::new();

@@ -1,7 +1,8 @@
 //! How long games last without the clock: plays each problem's first seed with a beam of a
 //! fixed width (deterministic, load-independent) and prints units locked, rows cleared, score.
 //
-// Usage: cargo run --release --example icfp2015_survive -- [--width W] [--band] FILE...
+// Usage: cargo run --release --example icfp2015_survive -- [--width W] [--band] [--show] FILE...
+// `--show` draws the last board and the unit that found no place (hex rows, odd rows shifted).
 // The weights are `Weights::for_setup` with `PODIUM_ICFP2015_WEIGHTS` applied; `--band` plays
 // the greedy band plan (drop weight 4, tie-break seed 1) instead of the beam. Move score only
 // (no phrases): the contest's score of a run without `-p`.
@@ -16,6 +17,7 @@ use std::time::Instant;
 fn main() {
     let mut width = 8usize;
     let mut band = false;
+    let mut show = false;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -28,6 +30,7 @@ fn main() {
                     .unwrap_or_else(|| fail("--width takes a whole number above 0"))
             }
             "--band" => band = true,
+            "--show" => show = true,
             _ => files.push(arg),
         }
     }
@@ -54,6 +57,9 @@ fn main() {
             plan_fixed(&setup, &setup.start, &order, &weights, width)
         };
         let (rows, score) = replay(&setup, &order, &locks);
+        if show {
+            print!("{}", picture(&setup, &order, &locks));
+        }
         println!(
             "{file}\tunits {}\tlocked {}\trows {rows}\tscore {score}\t{:.1}s",
             order.len(),
@@ -85,4 +91,38 @@ fn replay(setup: &Setup, order: &[u32], locks: &[Pos]) -> (u64, u64) {
         prev = lines;
     }
     (rows, score)
+}
+
+/// The board after `locks` ('#' filled) with the next unit at its spawn ('@'), one text line a
+/// row, odd rows shifted half a cell right.
+fn picture(setup: &Setup, order: &[u32], locks: &[Pos]) -> String {
+    let mut board = setup.start.clone();
+    for (&unit_index, &pos) in order.iter().zip(locks) {
+        let unit = &setup.units[unit_index as usize];
+        board.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+    }
+    let next = order
+        .get(locks.len())
+        .map(|&u| &setup.units[u as usize])
+        .map(|unit| unit.cells(unit.spawn))
+        .unwrap_or_default();
+    let mut text = String::new();
+    for y in 0..board.height() as i32 {
+        if y % 2 == 1 {
+            text.push(' ');
+        }
+        for x in 0..board.width() as i32 {
+            let cell = podium::icfp2015::rules::hex::Cell::new(x, y);
+            let c = match (next.contains(&cell), board.get(cell)) {
+                (true, true) => 'X',
+                (true, false) => '@',
+                (false, true) => '#',
+                (false, false) => '.',
+            };
+            text.push(c);
+            text.push(' ');
+        }
+        text.push('\n');
+    }
+    text
 }

@@ -45,8 +45,10 @@ pub fn band_weights(setup: &Setup, drop: f64) -> Weights {
         bumps: 0.0,
         rows: 0.0,
         ahead: 0.0,
+        next: 0.0,
         spawn: 0.0,
         burst: 1,
+        spread: 2,
         resting: false,
         hold_single: false,
     }

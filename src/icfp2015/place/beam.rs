@@ -12,7 +12,10 @@
 // while the stack is high (`danger_spend`).
 
 use super::placement::lock_positions_where;
-use super::value::{burst_value, overlap, placement_value, rows_after_lock, spawn_cells, Features};
+use super::value::{
+    burst_value, next_unit_value, overlap, placement_value, rows_after_lock, spawn_cells, Features,
+    RowTerms,
+};
 use super::weights::{next_big_units, Weights, BURST_SPAN};
 use crate::core::arena::Arena;
 use crate::core::hash::{fast_hash, FastSet};
@@ -168,10 +171,20 @@ fn plan_sized(
             .saturating_sub(k)
             .max(PAST_HORIZON)
             .min(order.len() - k);
-        let width = if let (Some(width), None) = (fixed, forced) {
-            width.clamp(1, max_width)
-        } else if expanded == 0 || forced.is_some() {
+        // A node kept with the one-unit look-ahead costs `lookahead_cost` expansions' work (its
+        // `spread` candidates each place the next unit): taken only where the layer's time
+        // affords that for one node at least, else the layer is a plain beam. Without that the
+        // quick plan of a 5000-unit game (width 1) ran ~5x over its time and no plan was
+        // answered (`play_icfp2015 -t 10 -c 2`, g1601, docs/icfp2015.md Part 18).
+        let lookahead_cost = if weights.next != 0.0 {
+            1 + weights.spread.max(1)
+        } else {
             1
+        };
+        let (width, look) = if let (Some(width), None) = (fixed, forced) {
+            (width.clamp(1, max_width), true)
+        } else if expanded == 0 || forced.is_some() {
+            (1, forced.is_none())
         } else {
             let per_node = started.elapsed().as_secs_f64() / expanded as f64;
             let remaining = deadline.remaining().as_secs_f64();
@@ -186,11 +199,18 @@ fn plan_sized(
             let reserve = 2.0 * per_node * (order.len() - k) as f64;
             let borrowed = danger_spend(safest, start_empty) * per_layer;
             let layer_time = borrowed.min(remaining - reserve).max(per_layer);
-            ((layer_time / per_node) as usize).clamp(1, max_width)
+            let affordable = (layer_time / per_node) as usize;
+            if affordable >= lookahead_cost {
+                ((affordable / lookahead_cost).clamp(1, max_width), true)
+            } else {
+                (affordable.clamp(1, max_width), false)
+            }
         };
         let mut children: Vec<Child> = Vec::new();
 
         let mut scratch = start.clone();
+        // The parent's own terms of `Features::rows`, the same for each of its locks.
+        let mut parent_terms = RowTerms::default();
         for (i, node) in layer.iter().enumerate() {
             expanded += u64::from(forced.is_none());
             let spawn = unit.spawn;
@@ -203,6 +223,9 @@ fn plan_sized(
                 continue;
             }
             let hold = weights.hold_single && left > 10 && parent.count() < 3 * setup.width();
+            if only_rows {
+                parent_terms.reset(height);
+            }
             let positions = match forced {
                 Some(pos) => vec![pos],
                 None => lock_positions_where(&parent, unit, spawn, weights.resting),
@@ -216,7 +239,8 @@ fn plan_sized(
                     value += weights.spawn * overlap(unit, pos, &spawn_rows) as f64;
                 }
                 let (term, rows) = if only_rows && lines == 0 {
-                    let rows = rows_after_lock(&parent, unit, pos, node.rows);
+                    let rows =
+                        rows_after_lock(&parent, unit, pos, node.rows, Some(&mut parent_terms));
                     (weights.rows * rows, rows)
                 } else if weights.sees_boards() {
                     scratch.load_rows(parent.rows());
@@ -239,7 +263,7 @@ fn plan_sized(
         let by_value =
             |a: &Child, b: &Child| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
         let mut ordered = best_first(&mut children, 2 * width + 16, by_value);
-        // With a lookahead, twice the width of candidates, re-ranked with it.
+        // With a look-ahead, `spread` times the width of candidates, re-ranked with it.
         burst.clear();
         if weights.ahead != 0.0 {
             let mut next = next_big[k];
@@ -252,7 +276,18 @@ fn plan_sized(
                 next = next_big[j];
             }
         }
-        let candidates = if burst.is_empty() { width } else { 2 * width };
+        let next_unit = order
+            .get(k + 1)
+            .filter(|_| weights.next != 0.0 && look)
+            .map(|&u| &setup.units[u as usize]);
+        let reranked = !burst.is_empty() || next_unit.is_some();
+        // Never more candidates than a layer has slots (`spread` 4 at width 4000 would be
+        // twice that).
+        let candidates = if reranked {
+            (width * weights.spread.max(1)).min(slots)
+        } else {
+            width
+        };
         let mut next: Vec<Node> = Vec::with_capacity(candidates);
         let mut links = Vec::with_capacity(candidates);
         let mut seen: FastSet<u64> =
@@ -283,6 +318,26 @@ fn plan_sized(
             });
             links.push((parent, pos));
         }
+        if let Some(next_unit) = next_unit {
+            // Each look-ahead enumerates a unit's locks on a board, as an expansion does.
+            expanded += next.len() as u64;
+            for node in &mut next {
+                child.load_rows(next_boards.get(node.slot));
+                let ahead = next_unit_value(
+                    &child,
+                    next_unit,
+                    weights,
+                    &spawn_rows,
+                    only_rows,
+                    node.board_term,
+                    node.rows,
+                    &mut scratch,
+                );
+                let term = weights.next * ahead;
+                node.value += term;
+                node.board_term += term;
+            }
+        }
         if !burst.is_empty() {
             for node in &mut next {
                 child.load_rows(next_boards.get(node.slot));
@@ -291,6 +346,8 @@ fn plan_sized(
                 node.value += term;
                 node.board_term += term;
             }
+        }
+        if reranked {
             let mut ranked: Vec<(Node, (u32, Pos))> = next.into_iter().zip(links).collect();
             ranked.sort_by(|a, b| b.0.value.total_cmp(&a.0.value));
             ranked.truncate(width);
@@ -446,6 +503,33 @@ mod tests {
         assert!(weights.rows > 0.0);
         let locks = plan_fixed(&setup, &setup.start, &order, &weights, 4);
         assert_eq!(locks, plan_fixed(&setup, &setup.start, &order, &weights, 4));
+        assert!(locks.len() > 50, "{}", locks.len());
+        let mut game = Game::new(&setup, seed);
+        let phrases = crate::icfp2015::PhraseSet::none();
+        let mut scribe = crate::icfp2015::spell::route::Scribe::new(&phrases);
+        for &pos in &locks {
+            scribe.route(&mut game, pos, None, false);
+        }
+        assert_eq!(game.locked() as usize, locks.len());
+    }
+
+    #[test]
+    fn a_plan_with_the_next_unit_look_ahead_is_deterministic_legal_and_its_own() {
+        // Problem 9 with the one-unit look-ahead at 4 candidates a node: the same plan twice,
+        // every lock legal, and not the plan without it (the re-ranking changes the choice).
+        let setup = Setup::bundled(9);
+        let seed = setup.problem.source_seeds[0];
+        let order = Game::new(&setup, seed).order().to_vec();
+        let plain = Weights::for_setup(&setup);
+        assert_eq!(plain.next, 0.0);
+        let weights = Weights {
+            next: 1.0,
+            spread: 4,
+            ..plain
+        };
+        let locks = plan_fixed(&setup, &setup.start, &order, &weights, 4);
+        assert_eq!(locks, plan_fixed(&setup, &setup.start, &order, &weights, 4));
+        assert_ne!(locks, plan_fixed(&setup, &setup.start, &order, &plain, 4));
         assert!(locks.len() > 50, "{}", locks.len());
         let mut game = Game::new(&setup, seed);
         let phrases = crate::icfp2015::PhraseSet::none();

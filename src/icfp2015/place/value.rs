@@ -195,17 +195,60 @@ impl RowShape {
         };
         let up = (empty & nw).count_ones() + (empty & ne).count_ones();
         let both = (empty & nw & ne).count_ones();
-        let open = 0.95f64.powi(side as i32) * 0.9f64.powi(up as i32) * 0.8f64.powi(both as i32);
+        let powers = open_powers();
+        let open = powers[side as usize][0] * powers[up as usize][1] * powers[both as usize][2];
         fill * fill * open
             + 0.2 * (1.0 - fill) * (1.0 - fill) * (self.height - y as f64) / self.height
     }
 }
 
+/// Per n up to twice the widest row (128 cells), 0.95^n, 0.9^n and 0.8^n by `powi`, as
+/// `RowShape::term` computed them for every row: those calls took 15 % of the beam's
+/// instructions on a 30 x 60 long game (callgrind, docs/icfp2015.md Part 18).
+fn open_powers() -> &'static [[f64; 3]; 257] {
+    static POWERS: std::sync::OnceLock<[[f64; 3]; 257]> = std::sync::OnceLock::new();
+    POWERS.get_or_init(|| {
+        std::array::from_fn(|n| {
+            [
+                0.95f64.powi(n as i32),
+                0.9f64.powi(n as i32),
+                0.8f64.powi(n as i32),
+            ]
+        })
+    })
+}
+
+/// A board's own terms of `Features::rows`, each computed the first time a lock of
+/// [`rows_after_lock`] asks for it (on a tall board most rows are never touched), then the
+/// same for all the board's locks.
+#[derive(Default)]
+pub(crate) struct RowTerms {
+    terms: Vec<f64>,
+}
+
+impl RowTerms {
+    /// Forgets the terms, for a board of `height` rows.
+    pub(crate) fn reset(&mut self, height: usize) {
+        self.terms.clear();
+        self.terms.resize(height, f64::NAN);
+    }
+}
+
 /// `Features::rows` of `board` with `unit` locked at `pos` where that clears no row, from
 /// `before`, that of `board`: only the terms of the rows the unit touches and the row under
-/// it change. Computing the whole board's features for every child made a beam with the row
-/// evaluation several times slower (30 x 60 boards; docs/icfp2015.md, Part 15).
-pub(crate) fn rows_after_lock(board: &Board, unit: &Unit, pos: Pos, before: f64) -> f64 {
+/// it change; the board's own terms are kept in `terms` where given (reset for `board`).
+/// Computing the whole board's features for every child made a beam with the row evaluation
+/// several times slower (30 x 60 boards; docs/icfp2015.md, Part 15). Measured (callgrind,
+/// `icfp2015_survive --width 8 g1606.json`, Part 18): this took 49 % of the instructions, a
+/// third of that in `powi`, half of its terms being the parent's, the same for each of the
+/// parent's ~100-200 locks.
+pub(crate) fn rows_after_lock(
+    board: &Board,
+    unit: &Unit,
+    pos: Pos,
+    before: f64,
+    mut terms: Option<&mut RowTerms>,
+) -> f64 {
     let shape = unit.shape(pos.orientation, pos.y);
     let row_shape = RowShape::of(board);
     let rows = board.rows();
@@ -223,7 +266,16 @@ pub(crate) fn rows_after_lock(board: &Board, unit: &Unit, pos: Pos, before: f64)
         let above = |with_unit: bool| {
             (y > 0).then(|| rows[y - 1] | if with_unit { unit_row(y - 1) } else { 0 })
         };
-        sum -= row_shape.term(rows[y], above(false), y);
+        let own = || row_shape.term(rows[y], above(false), y);
+        sum -= match terms.as_deref_mut() {
+            Some(RowTerms { terms }) => {
+                if terms[y].is_nan() {
+                    terms[y] = own();
+                }
+                terms[y]
+            }
+            None => own(),
+        };
         sum += row_shape.term(rows[y] | unit_row(y), above(true), y);
     }
     sum
@@ -280,6 +332,53 @@ pub(crate) fn burst_value(
     value
 }
 
+/// The one-unit look-ahead: the best value `unit` (the next of the sequence) has on `board`,
+/// its placement value (with the spawn term) plus the change of the board term its lock makes
+/// from `before` (`Features::value` of `board`; `rows_before` its `Features::rows`);
+/// `NEXT_NO_ROOM` when it cannot spawn or lock anywhere. Where rows is the only board term,
+/// a lock that clears no row takes `rows_after_lock`, not a whole-board pass. `scratch` is any
+/// board of the same size.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn next_unit_value(
+    board: &Board,
+    unit: &Unit,
+    w: &Weights,
+    spawn_rows: &[u128],
+    only_rows: bool,
+    before: f64,
+    rows_before: f64,
+    scratch: &mut Board,
+) -> f64 {
+    let spawn = unit.spawn;
+    if !board.fits(unit.shape(spawn.orientation, spawn.y), spawn.x, spawn.y) {
+        return NEXT_NO_ROOM;
+    }
+    let sees_boards = w.sees_boards();
+    let mut terms = RowTerms::default();
+    terms.reset(board.height());
+    let mut best = NEXT_NO_ROOM;
+    for pos in lock_positions_where(board, unit, spawn, w.resting) {
+        let (mut value, lines) = placement_value(board, unit, pos, w);
+        if w.spawn != 0.0 {
+            value += w.spawn * overlap(unit, pos, spawn_rows) as f64;
+        }
+        let after = if only_rows && lines == 0 {
+            w.rows * rows_after_lock(board, unit, pos, rows_before, Some(&mut terms))
+        } else if sees_boards {
+            scratch.load_rows(board.rows());
+            scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+            Features::of_with(scratch, w.rows != 0.0).value(w)
+        } else {
+            before
+        };
+        best = best.max(value + after - before);
+    }
+    best
+}
+
+/// `next_unit_value` where the next unit cannot spawn or lock: the game ends there.
+pub(crate) const NEXT_NO_ROOM: f64 = -1.0e6;
+
 /// `burst_value` where a big unit has no place.
 const NO_ROOM: f64 = -1000.0;
 
@@ -316,7 +415,7 @@ pub(crate) fn overlap(unit: &Unit, pos: Pos, cells: &[u128]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::place::placement::placements;
+    use crate::icfp2015::place::placement::{placements, Placement};
     use crate::icfp2015::rules::game::Game;
     use crate::icfp2015::rules::hex::{neighbour, Cell, Direction};
 
@@ -502,6 +601,8 @@ mod tests {
                 }
                 let board = game.board().clone();
                 let before = Features::of(&board).rows;
+                let mut terms = RowTerms::default();
+                terms.reset(board.height());
                 let options = placements(&game);
                 for p in &options {
                     let mut locked = board.clone();
@@ -510,8 +611,11 @@ mod tests {
                         continue;
                     }
                     let whole = Features::of(&locked).rows;
-                    let delta = rows_after_lock(&board, game.unit(), p.pos, before);
+                    let delta = rows_after_lock(&board, game.unit(), p.pos, before, None);
                     assert!((whole - delta).abs() < 1e-9, "problem {id} step {step}");
+                    let cached =
+                        rows_after_lock(&board, game.unit(), p.pos, before, Some(&mut terms));
+                    assert_eq!(cached, delta, "problem {id} step {step}");
                     checked += 1;
                 }
                 let pick = &options[(step * 7) % options.len()];
@@ -521,6 +625,102 @@ mod tests {
             }
             assert!(checked > 50, "{checked}");
         }
+    }
+
+    /// `next_unit_value` the slow way: every lock of `unit`, the whole board's features after it.
+    fn reference_next_value(board: &Board, unit: &Unit, w: &Weights, spawn_rows: &[u128]) -> f64 {
+        let before = Features::of(board).value(w);
+        let p = unit.spawn;
+        if !board.fits(unit.shape(p.orientation, p.y), p.x, p.y) {
+            return NEXT_NO_ROOM;
+        }
+        lock_positions_where(board, unit, p, w.resting)
+            .into_iter()
+            .map(|pos| {
+                let mut locked = board.clone();
+                locked.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+                placement_value(board, unit, pos, w).0
+                    + w.spawn * overlap(unit, pos, spawn_rows) as f64
+                    + Features::of(&locked).value(w)
+                    - before
+            })
+            .fold(NEXT_NO_ROOM, f64::max)
+    }
+
+    #[test]
+    fn the_next_unit_value_is_its_best_lock_on_the_whole_board() {
+        // Along games of problems 9 (10 x 8, the long-game weights: rows only, incremental)
+        // and 18 (30 x 30, big units: rows, cover and the spawn term, whole-board passes), the
+        // look-ahead's value of each board for the next unit against the slow version.
+        for id in [9, 18] {
+            let setup = Setup::bundled(id);
+            let w = Weights::for_setup(&setup);
+            let only_rows = !Weights { rows: 0.0, ..w }.sees_boards();
+            assert_eq!(only_rows, id == 9);
+            let spawn_rows = spawn_cells(&setup);
+            let mut game = Game::new(&setup, setup.problem.source_seeds[0]);
+            let order = game.order().to_vec();
+            let mut scratch = setup.start.clone();
+            let mut checked = 0;
+            for step in 0..60 {
+                if game.is_over() || step + 1 >= order.len() {
+                    break;
+                }
+                let board = game.board().clone();
+                let next = &setup.units[order[step + 1] as usize];
+                let features = Features::of(&board);
+                let fast = next_unit_value(
+                    &board,
+                    next,
+                    &w,
+                    &spawn_rows,
+                    only_rows,
+                    features.value(&w),
+                    features.rows,
+                    &mut scratch,
+                );
+                let slow = reference_next_value(&board, next, &w, &spawn_rows);
+                assert!(
+                    (fast - slow).abs() < 1e-6,
+                    "problem {id} step {step}: {fast} {slow}"
+                );
+                checked += 1;
+                // The greedy lock, or the second best on every third step: a game that lasts.
+                let mut options = placements(&game);
+                options.sort_by(|a, b| {
+                    let value = |p: &Placement| placement_value(&board, game.unit(), p.pos, &w).0;
+                    value(b).total_cmp(&value(a))
+                });
+                let pick = &options[usize::from(step % 3 == 2).min(options.len() - 1)];
+                for &c in &pick.path {
+                    game.step(c);
+                }
+            }
+            assert!(checked > 20, "{checked}");
+        }
+    }
+
+    #[test]
+    fn a_next_unit_that_cannot_spawn_has_no_room() {
+        // Problem 9's board with its spawn rows filled but for one cell (no row full): no unit
+        // of more than one cell spawns; the same board empty has a place for it.
+        let setup = Setup::bundled(9);
+        let w = Weights::for_setup(&setup);
+        let unit = setup.units.iter().find(|u| u.size > 1).unwrap();
+        let mut scratch = setup.start.clone();
+        let empty = &setup.start;
+        let value = |board: &Board, scratch: &mut Board| {
+            let f = Features::of(board);
+            next_unit_value(board, unit, &w, &[], true, f.value(&w), f.rows, scratch)
+        };
+        assert!(value(empty, &mut scratch) > NEXT_NO_ROOM);
+        let mut blocked = setup.start.clone();
+        for y in 0..2 {
+            for x in 1..setup.width() as i32 {
+                blocked.set(Cell::new(x, y));
+            }
+        }
+        assert_eq!(value(&blocked, &mut scratch), NEXT_NO_ROOM);
     }
 
     #[test]

@@ -38,6 +38,16 @@ pub struct Weights {
     /// the board, with the burst after it (see `burst_value`); a board term, computed for the
     /// best children only.
     pub ahead: f64,
+    /// Per unit of the best value the next unit of the sequence would have on the board (its
+    /// placement value and the change of the board term it makes, see `next_unit_value`); a
+    /// board term, computed for the best children only. Off (0) on every unit mix: at a fixed
+    /// width it kept long games alive longer (g1601-g1612, `examples/icfp2015_survive.rs
+    /// --width 8`, units locked / score 16,772 / 331,429 -> 17,261 / 357,068 at `spread` 4),
+    /// but a layer costs ~5x, and at equal time a wider plain beam did as well and under the
+    /// clock better (docs/icfp2015.md, Part 18).
+    pub next: f64,
+    /// How many candidates per node kept a look-ahead (`ahead` or `next`) values and re-ranks.
+    pub spread: usize,
     /// Per cell of the unit on a cell where some unit of the problem spawns.
     pub spawn: f64,
     /// How many big units the look-ahead places in turn (see `burst_value`): the next one and
@@ -73,6 +83,8 @@ impl Default for Weights {
             bumps: BUMPS,
             rows: 0.0,
             ahead: 0.0,
+            next: 0.0,
+            spread: 2,
             spawn: 0.0,
             burst: 1,
             resting: false,
@@ -175,7 +187,12 @@ impl Weights {
                 "bumps" => &mut w.bumps,
                 "rows" => &mut w.rows,
                 "ahead" => &mut w.ahead,
+                "next" => &mut w.next,
                 "spawn" => &mut w.spawn,
+                "spread" => {
+                    w.spread = (v.max(1.0) as usize).min(MAX_SPREAD);
+                    continue;
+                }
                 "burst" => {
                     w.burst = (v.max(1.0) as usize).min(MAX_BURST);
                     continue;
@@ -300,13 +317,18 @@ impl Weights {
             bumps: scale(self.bumps),
             rows: scale(self.rows),
             ahead: scale(self.ahead),
+            next: scale(self.next),
             spawn: self.spawn,
             burst: self.burst,
+            spread: self.spread,
             resting: self.resting,
             hold_single: self.hold_single,
         }
     }
 }
+
+/// The most candidates per kept node [`Weights::spread`] may name.
+pub const MAX_SPREAD: usize = 16;
 
 /// The most big units [`Weights::burst`] may name.
 pub const MAX_BURST: usize = 4;

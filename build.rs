@@ -7,6 +7,9 @@ mod bananagrams;
 #[path = "tables/cephalopod.rs"]
 #[allow(dead_code)]
 mod cephalopod;
+#[path = "tables/icfp2015.rs"]
+#[allow(dead_code)]
+mod icfp2015;
 
 use std::{env, fs, path::PathBuf};
 
@@ -17,6 +20,7 @@ fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     fs::write(out.join("cephalopod_tables.rs"), cephalopod::render())
         .expect("write cephalopod tables");
+    fs::write(out.join("icfp2015_tables.rs"), icfp2015::render()).expect("write icfp2015 tables");
     write_dictionary(&out);
 }
 

@@ -603,9 +603,9 @@ fn tracing() -> bool {
     std::env::var_os("PODIUM_ICFP2015_TRACE").is_some()
 }
 
-/// A greedy band plan (`place::bands`) of the whole game, if it promises a tenth more than a greedy
-/// plan of the setup's weights: the move score plus the rows fallen at `POWER_PER_ROW`. Asked only where
-/// one game's routes take a fifth of the time or more, so that only a few games can be played:
+/// A greedy band plan (`place::bands`) of the whole game, if it promises a tenth more than a
+/// greedy plan of the setup's weights: the move score plus the rows fallen at `POWER_PER_ROW`.
+/// Asked only where one game's routes take a fifth of the time or more, so that only a few games can be played:
 /// on the small boards, where many are, the beam's games score more than the greedy merit says
 /// (bands promise more on 15, 17, 20, 22 and 23 too). With it, the time the band plan took.
 fn bands_promise_more_timed(
@@ -697,8 +697,8 @@ fn solve_bands(
         };
         // More plans only while the time left holds one more (as long as the last), each
         // planned by chunks and dropped where the clock says it would not end in time: the one
-        // more whole plan `bands::best_band_after` made whenever any time was left overran its
-        // job's share under load (30 x 60, 5000 small units, 3 seeds, `-t 2 -c 2`, three test
+        // more whole plan made whenever any time was left (the former `bands::best_band_after`)
+        // overran its job's share under load (30 x 60, 5000 small units, 3 seeds, `-t 2 -c 2`, three test
         // binaries at once: a drop answer in 6 of 6 runs, `docs/icfp2015.md`, Part 20).
         let (plan, end) = best_band_within(
             first,
@@ -823,7 +823,9 @@ fn band_prefix(
 }
 
 /// The band plan of the highest merit among `first` (which took `first_time`; empty for none)
-/// and plans with drop weights drawn from [3, 5] (as `bands::best_band_after` draws them), made
+/// and plans with drop weights drawn from [3, 5] (above ~5.5 they sink into the caves again:
+/// problem 24 at drop 6 fell 40,300-44,500 rows, at 7 and more ~38,000 with 1,000-1,600 cells
+/// left), made
 /// while the time left by `deadline` holds one more as long as the last; each by chunks
 /// ([`band_chunks`]), dropped where the time left stops holding its next chunk, unless there is
 /// no other: then the prefix it planned, [`BandEnd::Cut`].
@@ -1074,8 +1076,9 @@ impl<'j> Opening<'j, 'j> {
 
 /// The weights of attempt `k` (`Weights::for_game`: `spells` where the routes spell phrases):
 /// the defaults (twice: without and with chains), then a stack-height term, then a line bonus,
-/// then random perturbations of the defaults; odd attempts do not hold single-row clears. The drop weight stays whatever the phrases: without
-/// any, problem 18 scored 1,666 and 2,366 with it at 0 against 6,636 at 4 (`play -t 10 -c 1`).
+/// then random perturbations of the defaults; odd attempts do not hold single-row clears. The
+/// drop weight stays whatever the phrases: without any, problem 18 scored 1,666 and 2,366
+/// with it at 0 against 6,636 at 4 (`play -t 10 -c 1`).
 //
 // hold_single on every attempt lowered problems 17 and 19 (one-cell units on half-filled
 // boards) from ~7,300 to ~6,300 and ~7,100 to ~6,350 (bench --per-problem 30 -c 2); off,

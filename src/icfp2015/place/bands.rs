@@ -16,7 +16,6 @@ use super::placement::lock_positions_where;
 use super::value::placement_value;
 use super::weights::Weights;
 use crate::core::rng::Rng;
-use crate::core::timer::Deadline;
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::game::{move_score, Setup};
 use crate::icfp2015::rules::unit::{Pos, Unit};
@@ -115,47 +114,6 @@ pub fn merit(setup: &Setup, start: &Board, order: &[u32], locks: &[Pos], power: 
 /// to a plan's merit, at `power` points per row fallen.
 fn lock_merit(unit: &Unit, pos: Pos, lines: u32, prev_lines: u32, power: u64) -> u64 {
     move_score(unit.size, lines, prev_lines) + power * (pos.y - unit.spawn.y).max(0) as u64
-}
-
-/// Band plans with drop weights drawn from [3, 5] until `deadline` (at least one); the one of
-/// the highest merit. Above a drop weight of ~5.5 the plans sink into the caves again (problem
-/// 24: drop 6 fell 40,300-44,500 rows, 7 and more ~38,000 with 1,000-1,600 cells left).
-pub fn best_band(
-    setup: &Setup,
-    start: &Board,
-    order: &[u32],
-    deadline: &Deadline,
-    power: u64,
-    rng: &mut Rng,
-) -> Sweep {
-    best_band_after(Sweep::default(), setup, start, order, deadline, power, rng)
-}
-
-/// [`best_band`] with `first`, a band plan of the same units from the same board, among the
-/// plans (none more is made if the deadline has passed).
-pub fn best_band_after(
-    first: Sweep,
-    setup: &Setup,
-    start: &Board,
-    order: &[u32],
-    deadline: &Deadline,
-    power: u64,
-    rng: &mut Rng,
-) -> Sweep {
-    let mut best = first;
-    // Another plan only where one fits in the time left (a plan of problem 24's 1620 units
-    // takes ~1-2.5 s: started just before the deadline, it overran -t 10 without phrases).
-    let mut last = std::time::Duration::ZERO;
-    while best.locks.is_empty() || deadline.remaining() > last {
-        let started = std::time::Instant::now();
-        let weights = band_weights(setup, 3.0 + 2.0 * rng.f64());
-        let plan = greedy(setup, start, order, &weights, power, rng);
-        last = started.elapsed();
-        if plan.merit > best.merit || best.locks.is_empty() {
-            best = plan;
-        }
-    }
-    best
 }
 
 #[cfg(test)]

@@ -195,27 +195,18 @@ impl RowShape {
         };
         let up = (empty & nw).count_ones() + (empty & ne).count_ones();
         let both = (empty & nw & ne).count_ones();
-        let powers = open_powers();
+        let powers = &tables::OPEN_POWERS;
         let open = powers[side as usize][0] * powers[up as usize][1] * powers[both as usize][2];
         fill * fill * open
             + 0.2 * (1.0 - fill) * (1.0 - fill) * (self.height - y as f64) / self.height
     }
 }
 
-/// Per n up to twice the widest row (128 cells), 0.95^n, 0.9^n and 0.8^n by `powi`, as
-/// `RowShape::term` computed them for every row: those calls took 15 % of the beam's
-/// instructions on a 30 x 60 long game (callgrind, docs/icfp2015.md Part 18).
-fn open_powers() -> &'static [[f64; 3]; 257] {
-    static POWERS: std::sync::OnceLock<[[f64; 3]; 257]> = std::sync::OnceLock::new();
-    POWERS.get_or_init(|| {
-        std::array::from_fn(|n| {
-            [
-                0.95f64.powi(n as i32),
-                0.9f64.powi(n as i32),
-                0.8f64.powi(n as i32),
-            ]
-        })
-    })
+/// Per n up to twice the widest row (128 cells), 0.95^n, 0.9^n and 0.8^n (`tables/icfp2015.rs`),
+/// as `RowShape::term` once computed them by `powi` for every row: those calls took 15 % of the
+/// beam's instructions on a 30 x 60 long game (callgrind, docs/icfp2015.md Part 18).
+mod tables {
+    include!(concat!(env!("OUT_DIR"), "/icfp2015_tables.rs"));
 }
 
 /// A board's own terms of `Features::rows`, each computed the first time a lock of
@@ -418,6 +409,19 @@ mod tests {
     use crate::icfp2015::place::placement::{placements, Placement};
     use crate::icfp2015::rules::game::Game;
     use crate::icfp2015::rules::hex::{neighbour, Cell, Direction};
+
+    #[test]
+    fn the_open_cell_powers_are_the_decays_to_each_count() {
+        for (n, powers) in tables::OPEN_POWERS.iter().enumerate() {
+            for (&power, decay) in powers.iter().zip([0.95f64, 0.9, 0.8]) {
+                let want = decay.powi(n as i32);
+                assert!(
+                    (power - want).abs() <= want * 1e-15,
+                    "{decay}^{n}: {power} vs {want}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_big_unit_that_cannot_spawn_has_no_room() {

@@ -493,6 +493,17 @@ mod tests {
     use super::*;
     use crate::icfp2015::rules::game::Game;
 
+    /// Routes `locks` one by one in the game of `seed`: each is reached and locks.
+    fn assert_every_lock_is_reached(setup: &Setup, seed: u32, locks: &[Pos]) {
+        let mut game = Game::new(setup, seed);
+        let phrases = crate::icfp2015::PhraseSet::none();
+        let mut scribe = crate::icfp2015::spell::route::Scribe::new(&phrases);
+        for &pos in locks {
+            scribe.route(&mut game, pos, None, false);
+        }
+        assert_eq!(game.locked() as usize, locks.len());
+    }
+
     #[test]
     fn a_fixed_width_plan_is_the_same_every_time_and_plays_legally() {
         // Problem 9: 400 units on a 10 x 8 board, the long-game weights (rows weighted).
@@ -504,13 +515,7 @@ mod tests {
         let locks = plan_fixed(&setup, &setup.start, &order, &weights, 4);
         assert_eq!(locks, plan_fixed(&setup, &setup.start, &order, &weights, 4));
         assert!(locks.len() > 50, "{}", locks.len());
-        let mut game = Game::new(&setup, seed);
-        let phrases = crate::icfp2015::PhraseSet::none();
-        let mut scribe = crate::icfp2015::spell::route::Scribe::new(&phrases);
-        for &pos in &locks {
-            scribe.route(&mut game, pos, None, false);
-        }
-        assert_eq!(game.locked() as usize, locks.len());
+        assert_every_lock_is_reached(&setup, seed, &locks);
     }
 
     #[test]
@@ -531,12 +536,6 @@ mod tests {
         assert_eq!(locks, plan_fixed(&setup, &setup.start, &order, &weights, 4));
         assert_ne!(locks, plan_fixed(&setup, &setup.start, &order, &plain, 4));
         assert!(locks.len() > 50, "{}", locks.len());
-        let mut game = Game::new(&setup, seed);
-        let phrases = crate::icfp2015::PhraseSet::none();
-        let mut scribe = crate::icfp2015::spell::route::Scribe::new(&phrases);
-        for &pos in &locks {
-            scribe.route(&mut game, pos, None, false);
-        }
-        assert_eq!(game.locked() as usize, locks.len());
+        assert_every_lock_is_reached(&setup, seed, &locks);
     }
 }

@@ -13,8 +13,8 @@
 
 use super::placement::lock_positions_where;
 use super::value::{
-    burst_value, next_unit_value, overlap, placement_value, rows_after_lock, spawn_cells, Features,
-    RowTerms,
+    board_term_after_lock, burst_value, next_unit_value, overlap, placement_value, spawn_cells,
+    Features, RowTerms,
 };
 use super::weights::{next_big_units, Weights, BURST_SPAN};
 use crate::core::arena::Arena;
@@ -238,18 +238,17 @@ fn plan_sized(
                 if weights.spawn != 0.0 {
                     value += weights.spawn * overlap(unit, pos, &spawn_rows) as f64;
                 }
-                let (term, rows) = if only_rows && lines == 0 {
-                    let rows =
-                        rows_after_lock(&parent, unit, pos, node.rows, Some(&mut parent_terms));
-                    (weights.rows * rows, rows)
-                } else if weights.sees_boards() {
-                    scratch.load_rows(parent.rows());
-                    scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
-                    let features = Features::of_with(&scratch, with_rows);
-                    (features.value(weights), features.rows)
-                } else {
-                    (0.0, 0.0)
-                };
+                let (term, rows) = board_term_after_lock(
+                    &parent,
+                    unit,
+                    pos,
+                    lines,
+                    weights,
+                    only_rows,
+                    node.rows,
+                    &mut parent_terms,
+                    &mut scratch,
+                );
                 let value = node.value - node.board_term + value + term;
                 children.push((value, i as u32, pos, lines, term, rows));
             }

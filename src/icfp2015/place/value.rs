@@ -344,7 +344,6 @@ pub(crate) fn next_unit_value(
     if !board.fits(unit.shape(spawn.orientation, spawn.y), spawn.x, spawn.y) {
         return NEXT_NO_ROOM;
     }
-    let sees_boards = w.sees_boards();
     let mut terms = RowTerms::default();
     terms.reset(board.height());
     let mut best = NEXT_NO_ROOM;
@@ -353,18 +352,52 @@ pub(crate) fn next_unit_value(
         if w.spawn != 0.0 {
             value += w.spawn * overlap(unit, pos, spawn_rows) as f64;
         }
-        let after = if only_rows && lines == 0 {
-            w.rows * rows_after_lock(board, unit, pos, rows_before, Some(&mut terms))
-        } else if sees_boards {
-            scratch.load_rows(board.rows());
-            scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
-            Features::of_with(scratch, w.rows != 0.0).value(w)
-        } else {
-            before
-        };
+        let (after, _) = board_term_after_lock(
+            board,
+            unit,
+            pos,
+            lines,
+            w,
+            only_rows,
+            rows_before,
+            &mut terms,
+            scratch,
+        );
+        // Without board terms both are 0: `Features::value` weighs nothing.
         best = best.max(value + after - before);
     }
     best
+}
+
+/// The board term (`Features::value`) after locking `unit` at `pos` on `board`, a lock that
+/// clears `lines`, and its `Features::rows`; (0, 0) where no board term is weighted. Where
+/// rows is the only board term (`only_rows`) and no row clears, it is `rows_before` (the
+/// board's `Features::rows`) changed by the rows the unit touches (`rows_after_lock`, with
+/// the board's own terms in `terms`), else a whole-board pass over `scratch`, any board of
+/// the same size.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn board_term_after_lock(
+    board: &Board,
+    unit: &Unit,
+    pos: Pos,
+    lines: u32,
+    w: &Weights,
+    only_rows: bool,
+    rows_before: f64,
+    terms: &mut RowTerms,
+    scratch: &mut Board,
+) -> (f64, f64) {
+    if only_rows && lines == 0 {
+        let rows = rows_after_lock(board, unit, pos, rows_before, Some(terms));
+        (w.rows * rows, rows)
+    } else if w.sees_boards() {
+        scratch.load_rows(board.rows());
+        scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+        let features = Features::of_with(scratch, w.rows != 0.0);
+        (features.value(w), features.rows)
+    } else {
+        (0.0, 0.0)
+    }
 }
 
 /// `next_unit_value` where the next unit cannot spawn or lock: the game ends there.

@@ -13,17 +13,41 @@ fn problem(i: usize) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("data/icfp2015/problems/problem_{i}.json"))
 }
 
-/// A problem file of this process's own: copies of this test binary run at once (the heavy-load
-/// check of `docs/icfp2015.md`, Part 20) once read each other's half-written files.
-fn tmp_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "icfp2015-limits-{name}-{}.json",
-        std::process::id()
-    ))
+/// A problem file of this process's own, removed when dropped: copies of this test binary run
+/// at once (the heavy-load check of `docs/icfp2015.md`, Part 20) once read each other's
+/// half-written files, and files named by process id would otherwise pile up in the target.
+struct TempProblem(PathBuf);
+
+impl TempProblem {
+    fn new(name: &str) -> Self {
+        TempProblem(Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+            "icfp2015-limits-{name}-{}.json",
+            std::process::id()
+        )))
+    }
 }
 
-fn write(name: &str, value: &Value) -> PathBuf {
-    let path = tmp_path(name);
+impl std::ops::Deref for TempProblem {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempProblem {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempProblem {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn write(name: &str, value: &Value) -> TempProblem {
+    let path = TempProblem::new(name);
     std::fs::write(&path, value.to_string()).expect("write a problem");
     path
 }
@@ -334,7 +358,7 @@ fn a_long_game_whose_band_plan_dies_is_planned_by_the_beam() {
         seeds: Some(1),
         fill: Some(0.1),
     };
-    let path = tmp_path("band-dies");
+    let path = TempProblem::new("band-dies");
     std::fs::write(&path, to_json(&generate(&spec, 8303))).expect("write a problem");
     let started = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_play_icfp2015"))

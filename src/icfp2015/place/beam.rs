@@ -11,10 +11,10 @@
 // each layer it is what the remaining beam time allows at the measured cost of one node, more
 // while the stack is high (`danger_spend`).
 
+use super::children::Parent;
 use super::placement::lock_positions_where;
 use super::value::{
-    board_term_after_lock, burst_value, next_unit_value, overlap, placement_value, spawn_cells,
-    Features, RowTerms,
+    board_term_after_lock, burst_value, next_unit_value, overlap, spawn_cells, Features, RowTerms,
 };
 use super::weights::{next_big_units, Weights, BURST_SPAN};
 use crate::core::arena::Arena;
@@ -145,6 +145,8 @@ fn plan_sized(
     // The board being expanded, and a child being made, loaded from their slots.
     let mut parent = start.clone();
     let mut child = start.clone();
+    // The parent's rows, top and own row terms, shared by the values of all its locks.
+    let mut evaluator = Parent::for_width(setup.width());
     let mut layer = vec![Node {
         slot: 0,
         value: start_term,
@@ -209,8 +211,6 @@ fn plan_sized(
         let mut children: Vec<Child> = Vec::new();
 
         let mut scratch = start.clone();
-        // The parent's own terms of `Features::rows`, the same for each of its locks.
-        let mut parent_terms = RowTerms::default();
         for (i, node) in layer.iter().enumerate() {
             expanded += u64::from(forced.is_none());
             let spawn = unit.spawn;
@@ -223,32 +223,36 @@ fn plan_sized(
                 continue;
             }
             let hold = weights.hold_single && left > 10 && parent.count() < 3 * setup.width();
-            if only_rows {
-                parent_terms.reset(height);
-            }
             let positions = match forced {
                 Some(pos) => vec![pos],
                 None => lock_positions_where(&parent, unit, spawn, weights.resting),
             };
+            evaluator.load(parent.rows(), setup.width());
+            let rows_before = only_rows.then_some(node.rows);
             for pos in positions {
-                let (mut value, lines) = placement_value(&parent, unit, pos, weights);
+                let (mut value, lines, rows_after) =
+                    evaluator.value(unit, pos, weights, rows_before);
                 if lines == 1 && hold {
                     continue;
                 }
                 if weights.spawn != 0.0 {
                     value += weights.spawn * overlap(unit, pos, &spawn_rows) as f64;
                 }
-                let (term, rows) = board_term_after_lock(
-                    &parent,
-                    unit,
-                    pos,
-                    lines,
-                    weights,
-                    only_rows,
-                    node.rows,
-                    &mut parent_terms,
-                    &mut scratch,
-                );
+                // A lock that clears rows, or a board term beyond rows: the whole board's pass.
+                let (term, rows) = match rows_after {
+                    Some(rows) => (weights.rows * rows, rows),
+                    None => board_term_after_lock(
+                        &parent,
+                        unit,
+                        pos,
+                        lines,
+                        weights,
+                        false,
+                        node.rows,
+                        &mut RowTerms::default(),
+                        &mut scratch,
+                    ),
+                };
                 let value = node.value - node.board_term + value + term;
                 children.push((value, i as u32, pos, lines, term, rows));
             }

@@ -3,6 +3,7 @@
 
 pub mod bands;
 pub mod beam;
+mod children;
 pub mod placement;
 pub mod value;
 pub mod weights;

@@ -205,7 +205,7 @@ impl RowShape {
 /// Per n up to twice the widest row (128 cells), 0.95^n, 0.9^n and 0.8^n (`tables/icfp2015.rs`),
 /// as `RowShape::term` once computed them by `powi` for every row: those calls took 15 % of the
 /// beam's instructions on a 30 x 60 long game (callgrind, docs/icfp2015.md Part 18).
-mod tables {
+pub(super) mod tables {
     include!(concat!(env!("OUT_DIR"), "/icfp2015_tables.rs"));
 }
 

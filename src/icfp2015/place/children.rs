@@ -1,0 +1,433 @@
+//! The beam's children valued fast: `placement_value` and, where rows is the only board term,
+//! `rows_after_lock` of every lock of one parent board, in one pass per lock, same numbers.
+//
+// Same values, bit for bit, as `value::placement_value` and `value::rows_after_lock` (the same
+// integer counts, the same `f64` operations in the same order; tests below and in
+// tests/icfp2015_layers.rs compare them on random boards), made cheaper by what a parent's
+// ~100-300 locks share: the board's rows (as 64-bit words where the board is at most 64
+// columns wide: half the work of a `u128` for every shift, mask and count), its top, its own
+// row terms, and the unit's rows shifted once per lock instead of once per use.
+
+use super::value::tables::OPEN_POWERS;
+use super::weights::Weights;
+use crate::core::bitboard::RowWord;
+use crate::icfp2015::rules::unit::{Pos, Unit};
+
+/// A row word the children's values are computed in: `u64` for boards up to 64 columns,
+/// `u128` beyond.
+pub(crate) trait Lane: RowWord {
+    /// The low `Self::BITS` columns of a board row.
+    fn from_row(row: u128) -> Self;
+    /// The word with only bit 0 set.
+    const ONE: Self;
+}
+
+impl Lane for u64 {
+    #[inline]
+    fn from_row(row: u128) -> u64 {
+        row as u64
+    }
+    const ONE: u64 = 1;
+}
+
+impl Lane for u128 {
+    #[inline]
+    fn from_row(row: u128) -> u128 {
+        row
+    }
+    const ONE: u128 = 1;
+}
+
+/// One parent board, loaded for valuing its locks; its buffers are kept from parent to parent.
+pub(crate) struct ParentBoard<W: Lane> {
+    rows: Vec<W>,
+    /// The board's own terms of `Features::rows`, NaN until a lock asks for one.
+    own_terms: Vec<f64>,
+    /// The unit's rows at the lock being valued, shifted to its columns, with an empty row
+    /// above and below.
+    unit_rows: Vec<W>,
+    /// Per row, the count of each cell's filled neighbours (a neighbour off the board counts
+    /// as filled) in three bit planes (1, 2, 4); valid from row `planes_from` down.
+    planes: Vec<[W; 3]>,
+    planes_from: usize,
+    terms: RowShape<W>,
+    full: W,
+    last: W,
+    width: u32,
+    height: i32,
+    /// The first filled row (the height when the board is empty).
+    top: i32,
+}
+
+impl<W: Lane> ParentBoard<W> {
+    pub(crate) fn new() -> ParentBoard<W> {
+        ParentBoard {
+            rows: Vec::new(),
+            own_terms: Vec::new(),
+            unit_rows: Vec::new(),
+            planes: Vec::new(),
+            planes_from: 0,
+            terms: RowShape::new(),
+            full: W::EMPTY,
+            last: W::EMPTY,
+            width: 0,
+            height: 0,
+            top: 0,
+        }
+    }
+
+    /// Loads the board of `rows`, `width` columns (at most `W::BITS`).
+    pub(crate) fn load(&mut self, rows: &[u128], width: usize) {
+        debug_assert!(width >= 1 && width <= W::BITS);
+        self.rows.clear();
+        self.rows.extend(rows.iter().map(|&r| W::from_row(r)));
+        self.own_terms.clear();
+        self.own_terms.resize(rows.len(), f64::NAN);
+        self.planes.resize(rows.len(), [W::EMPTY; 3]);
+        self.planes_from = rows.len();
+        self.terms.set(width, rows.len());
+        self.full = W::row_mask(width);
+        self.last = W::bit(width - 1);
+        self.width = width as u32;
+        self.height = rows.len() as i32;
+        self.top = rows.iter().position(|&r| r != 0).unwrap_or(rows.len()) as i32;
+    }
+
+    /// Makes the neighbour planes valid from row `from` down.
+    #[inline]
+    fn planes_from(&mut self, from: usize) {
+        if from < self.planes_from {
+            self.fill_planes(from);
+        }
+    }
+
+    fn fill_planes(&mut self, from: usize) {
+        let (full, last, height) = (self.full, self.last, self.rows.len());
+        let walls = !W::EMPTY;
+        for y in from..self.planes_from {
+            let here = self.rows[y];
+            // From an even row the diagonal neighbours are columns x - 1 and x, from an odd
+            // row x and x + 1; a row off the board is filled.
+            let diagonals = |other: Option<usize>| match other {
+                None => (walls, walls),
+                Some(other) => {
+                    let filled = self.rows[other];
+                    if y % 2 == 0 {
+                        (filled << 1 | W::ONE, filled)
+                    } else {
+                        (filled, filled >> 1 | last)
+                    }
+                }
+            };
+            let (a1, a2) = diagonals(y.checked_sub(1));
+            let (b1, b2) = diagonals((y + 1 < height).then_some(y + 1));
+            let (w, e) = (here << 1 | W::ONE, here >> 1 | last);
+            // Six one-bit counts added in bit planes: two full adders, then the carries.
+            let (s1, c1) = (w ^ e ^ a1, (w & e) | (a1 & (w ^ e)));
+            let (s2, c2) = (a2 ^ b1 ^ b2, (a2 & b1) | (b2 & (a2 ^ b1)));
+            let (bit0, carry) = (s1 ^ s2, s1 & s2);
+            let bit1 = c1 ^ c2 ^ carry;
+            let bit2 = (c1 & c2) | (carry & (c1 ^ c2));
+            self.planes[y] = [bit0 & full, bit1 & full, bit2 & full];
+        }
+        self.planes_from = from;
+    }
+
+    /// `unit`'s rows at `pos` into `unit_rows` (index `i + 1` for the unit's row `i`); the
+    /// first row of the unit.
+    #[inline]
+    fn place_unit(&mut self, unit: &Unit, pos: Pos) -> i32 {
+        let shape = unit.shape(pos.orientation, pos.y);
+        let left = (pos.x + shape.dx_min) as usize;
+        self.unit_rows.clear();
+        self.unit_rows.push(W::EMPTY);
+        self.unit_rows
+            .extend(shape.rows.iter().map(|&r| W::from_row(r) << left));
+        self.unit_rows.push(W::EMPTY);
+        pos.y + shape.dy_min
+    }
+
+    /// `value::placement_value(board, unit, pos, w)` of this board, and where `rows_before`
+    /// (`Features::rows` of the board) is given and the lock clears no row,
+    /// `value::rows_after_lock(board, unit, pos, rows_before, ..)`.
+    pub(crate) fn value(
+        &mut self,
+        unit: &Unit,
+        pos: Pos,
+        w: &Weights,
+        rows_before: Option<f64>,
+    ) -> (f64, u32, Option<f64>) {
+        let first = self.place_unit(unit, pos);
+        self.planes_from(first as usize);
+        let (value, lines) = self.placement_value(unit, pos, first, w);
+        let rows = match rows_before {
+            Some(before) if lines == 0 => Some(self.rows_after_lock(first, before)),
+            _ => None,
+        };
+        (value, lines, rows)
+    }
+
+    fn placement_value(&self, unit: &Unit, pos: Pos, first: i32, w: &Weights) -> (f64, u32) {
+        let (full, width, height) = (self.full, self.width, self.height);
+        // Slices of the unit's rows: bounds checked once, not at every row.
+        let f = first as usize;
+        let count = self.unit_rows.len() - 2;
+        let board = &self.rows[f..f + count];
+        let planes = &self.planes[f..f + count];
+        let below = &self.rows[(f + 1).min(self.rows.len())..];
+        let (mut lines, mut row_fill, mut depth) = (0u32, 0.0, 0i64);
+        let (mut neighbours, mut covered) = (0u32, 0u32);
+        let rows = self.unit_rows[1..].windows(2).zip(board).zip(planes);
+        for (i, ((unit_rows, &here), &[one, two, four])) in rows.enumerate() {
+            let cells = unit_rows[0];
+            if cells == W::EMPTY {
+                continue;
+            }
+            let y = first + i as i32;
+            let taken = (here | cells).count_ones();
+            lines += u32::from(taken == width);
+            row_fill += taken as f64 / width as f64;
+            let size = cells.count_ones();
+            depth += y as i64 * size as i64;
+            neighbours += (cells & one).count_ones()
+                + 2 * (cells & two).count_ones()
+                + 4 * (cells & four).count_ones();
+            // The cells under the unit's, empty: from an even row the diagonal neighbours are
+            // columns x - 1 and x, from an odd row x and x + 1.
+            if let Some(&filled) = below.get(i) {
+                let empty = !filled & !unit_rows[1] & full;
+                let even = y % 2 == 0;
+                let (west, east) = if even {
+                    (empty << 1, empty)
+                } else {
+                    (empty, empty >> 1)
+                };
+                covered += (cells & west).count_ones() + (cells & east).count_ones();
+            }
+        }
+        let points = unit.size as f64 + 50.0 * (1.0 + lines as f64) * lines as f64;
+        let depth = depth as f64 / height as f64;
+        let drop = first as f64;
+        let fall = (pos.y - first) as f64;
+        let top = first.min(self.top) + lines as i32;
+        let value = w.points * points
+            + w.stack * top as f64
+            + w.lines * lines as f64
+            + w.depth * depth
+            + w.row_fill * row_fill
+            + w.neighbours * neighbours as f64
+            + w.covered * covered as f64
+            + w.drop * drop
+            + w.fall * fall;
+        (value, lines)
+    }
+
+    /// `value::rows_after_lock` of the unit placed by `place_unit` (first row `first`).
+    fn rows_after_lock(&mut self, first: i32, before: f64) -> f64 {
+        let first = first as usize;
+        let end = (first + self.unit_rows.len() - 1).min(self.rows.len());
+        let rows = &self.rows[first..end];
+        let own_terms = &mut self.own_terms[first..end];
+        // unit_rows[j + 1] is the unit's row first + j; unit_rows[j] the one above it.
+        let unit_rows = &self.unit_rows[..=end - first];
+        let mut above = first.checked_sub(1).map(|y| self.rows[y]);
+        let mut sum = before;
+        for (j, (&here, own)) in rows.iter().zip(own_terms).enumerate() {
+            let y = first + j;
+            if own.is_nan() {
+                *own = self.terms.term(here, above, y);
+            }
+            sum -= *own;
+            let with_unit = above.map(|a| a | unit_rows[j]);
+            sum += self.terms.term(here | unit_rows[j + 1], with_unit, y);
+            above = Some(here);
+        }
+        sum
+    }
+}
+
+/// A board's width and height, for the terms of `Features::rows`.
+struct RowShape<W> {
+    full: W,
+    last: W,
+    width: u32,
+    height: f64,
+    /// Per count of a row's filled cells: fill^2, and 0.2 x (1 - fill)^2, of the row term.
+    fill_squares: Vec<f64>,
+    emptiness: Vec<f64>,
+}
+
+impl<W: Lane> RowShape<W> {
+    fn new() -> RowShape<W> {
+        RowShape {
+            full: W::EMPTY,
+            last: W::EMPTY,
+            width: 0,
+            height: 0.0,
+            fill_squares: Vec::new(),
+            emptiness: Vec::new(),
+        }
+    }
+
+    /// For boards of `width` columns and `height` rows.
+    fn set(&mut self, width: usize, height: usize) {
+        if self.width != width as u32 {
+            // The row term's `fill * fill * open + 0.2 * (1.0 - fill) * (1.0 - fill) * ..`
+            // evaluates these products first: the same numbers from a table.
+            let fills = (0..=width).map(|count| count as f64 / width as f64);
+            self.fill_squares = fills.clone().map(|fill| fill * fill).collect();
+            self.emptiness = fills
+                .map(|fill| 0.2 * (1.0 - fill) * (1.0 - fill))
+                .collect();
+        }
+        self.full = W::row_mask(width);
+        self.last = W::bit(width - 1);
+        self.width = width as u32;
+        self.height = height as f64;
+    }
+
+    /// `value::RowShape::term`: row `y`'s term of `Features::rows`, `above` being row `y - 1`.
+    #[inline]
+    fn term(&self, row: W, above: Option<W>, y: usize) -> f64 {
+        let (full, last) = (self.full, self.last);
+        let empty = !row & full;
+        let count = row.count_ones() as usize;
+        let side =
+            (empty & (row << 1 | W::ONE)).count_ones() + (empty & (row >> 1 | last)).count_ones();
+        let (nw, ne) = match above {
+            None => (W::EMPTY, W::EMPTY),
+            Some(above) if y.is_multiple_of(2) => ((above << 1 | W::ONE) & full, above & full),
+            Some(above) => (above & full, (above >> 1 | last) & full),
+        };
+        let up = (empty & nw).count_ones() + (empty & ne).count_ones();
+        let both = (empty & nw & ne).count_ones();
+        let powers = &OPEN_POWERS;
+        let open = powers[side as usize][0] * powers[up as usize][1] * powers[both as usize][2];
+        let height = self.height;
+        self.fill_squares[count] * open + self.emptiness[count] * (height - y as f64) / height
+    }
+}
+
+/// A [`ParentBoard`] in the narrowest lane the board fits.
+pub(crate) enum Parent {
+    Narrow(ParentBoard<u64>),
+    Wide(ParentBoard<u128>),
+}
+
+impl Parent {
+    /// For boards of `width` columns.
+    pub(crate) fn for_width(width: usize) -> Parent {
+        if width <= 64 {
+            Parent::Narrow(ParentBoard::new())
+        } else {
+            Parent::Wide(ParentBoard::new())
+        }
+    }
+
+    /// [`ParentBoard::load`].
+    pub(crate) fn load(&mut self, rows: &[u128], width: usize) {
+        match self {
+            Parent::Narrow(board) => board.load(rows, width),
+            Parent::Wide(board) => board.load(rows, width),
+        }
+    }
+
+    /// [`ParentBoard::value`].
+    #[inline]
+    pub(crate) fn value(
+        &mut self,
+        unit: &Unit,
+        pos: Pos,
+        w: &Weights,
+        rows_before: Option<f64>,
+    ) -> (f64, u32, Option<f64>) {
+        match self {
+            Parent::Narrow(board) => board.value(unit, pos, w, rows_before),
+            Parent::Wide(board) => board.value(unit, pos, w, rows_before),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rng::Rng;
+    use crate::icfp2015::place::placement::lock_positions;
+    use crate::icfp2015::place::value::{placement_value, rows_after_lock, Features, RowTerms};
+    use crate::icfp2015::rules::board::Board;
+    use crate::icfp2015::rules::game::Setup;
+    use crate::icfp2015::rules::hex::Cell;
+
+    /// A board of `setup`'s size, each cell below a random row filled with a random chance,
+    /// no row full.
+    fn random_board(setup: &Setup, rng: &mut Rng) -> Board {
+        let mut board = setup.start.clone();
+        let (width, height) = (setup.width(), setup.height());
+        let top = rng.range(height / 3..height + 1);
+        let chance = 0.2 + 0.7 * rng.f64();
+        for y in top..height {
+            for x in 0..width {
+                if rng.chance(chance) {
+                    board.set(Cell::new(x as i32, y as i32));
+                }
+            }
+            if board.rows()[y].count_ones() as usize == width {
+                let mut rows = board.rows().to_vec();
+                rows[y] &= !(1u128 << rng.range(0..width));
+                board.load_rows(&rows);
+            }
+        }
+        board
+    }
+
+    #[test]
+    fn a_parents_lock_values_are_those_of_placement_value_and_rows_after_lock() {
+        // Random boards of problems 9 (10 columns), 18 (30), 6 and 24 (100: the u128 lane),
+        // every lock of every unit from its spawn, random weights on every placement term:
+        // the same f64 bits as the reference functions.
+        let mut rng = Rng::new(2215);
+        let mut checked = 0;
+        for id in [9, 18, 6, 24] {
+            let setup = Setup::bundled(id);
+            let mut parent = Parent::for_width(setup.width());
+            for _ in 0..12 {
+                let board = random_board(&setup, &mut rng);
+                let mut random = || 20.0 * rng.f64() - 10.0;
+                let w = Weights {
+                    points: random(),
+                    depth: random(),
+                    row_fill: random(),
+                    neighbours: random(),
+                    covered: random(),
+                    drop: random(),
+                    fall: random(),
+                    stack: random(),
+                    lines: random(),
+                    ..Weights::default()
+                };
+                let before = Features::of(&board).rows;
+                let mut terms = RowTerms::default();
+                terms.reset(board.height());
+                parent.load(board.rows(), setup.width());
+                for unit in &setup.units {
+                    for pos in lock_positions(&board, unit, unit.spawn) {
+                        let (value, lines) = placement_value(&board, unit, pos, &w);
+                        let (fast, fast_lines, rows) = parent.value(unit, pos, &w, Some(before));
+                        assert_eq!(fast_lines, lines, "problem {id} {pos:?}");
+                        assert_eq!(fast.to_bits(), value.to_bits(), "problem {id} {pos:?}");
+                        if lines == 0 {
+                            let want = rows_after_lock(&board, unit, pos, before, Some(&mut terms));
+                            assert_eq!(rows.map(f64::to_bits), Some(want.to_bits()));
+                            checked += 1;
+                        } else {
+                            assert_eq!(rows, None);
+                        }
+                        let (_, _, none) = parent.value(unit, pos, &w, None);
+                        assert_eq!(none, None);
+                    }
+                }
+            }
+        }
+        assert!(checked > 5000, "{checked}");
+    }
+}

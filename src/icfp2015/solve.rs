@@ -386,8 +386,14 @@ fn solve_planned(job: &Job) -> Played {
         } else {
             beam_time
         };
-        locks = plan_game(setup, start, &order, &weights, time, &[]);
-        job.trace(|| format!("full plan {} units", locks.len()));
+        let full = plan_game(setup, start, &order, &weights, time, &[]);
+        job.trace(|| format!("full plan {} units", full.len()));
+        // Survival first: a full plan that dies before the quick one's end is not taken
+        // (problem 18, `play -t 30 -c 2`: a quick plan of all 1000 units was replaced by a full
+        // plan dying at 374; docs/icfp2015.md, Part 23).
+        if full.len() >= locks.len() {
+            locks = full;
+        }
     }
     // The least time a scouting plan takes: its units to the longest plan's end and 200 more
     // at width 1 (`cost` is the whole game's), whatever time it is given. Started with less

@@ -175,20 +175,94 @@ const SHORT_DEPTH: f64 = 2.0;
 const SHORT_WORK: f64 = 2e8;
 
 /// Whether the whole game is small for the time left: units^2 x placements x actions x
-/// [`SHORT_DEPTH`], at the pace measured on this game, fits in the search's share.
+/// [`SHORT_DEPTH`], at the pace measured on this game, fits in the search's share. The units are
+/// those the game will be played for ([`played_units`]), not the source's: qualifier problem 13
+/// (100 units of up to 17 cells on 15 x 20) ends after 11-12 of them.
 fn is_short(job: &Job) -> bool {
     let p = &job.setup.problem;
     if job.phrases.len() > 128 {
         return false;
     }
     let placements = (p.width * p.height * 6) as f64;
-    let units = p.source_length as f64;
-    let work = units * units * placements * (job.phrases.len() + 6) as f64 * SHORT_DEPTH;
-    if work > SHORT_WORK {
+    let per_unit_squared = placements * (job.phrases.len() + 6) as f64 * SHORT_DEPTH;
+    let most = (SHORT_WORK / per_unit_squared).sqrt() as usize;
+    let Some(units) = played_units(job, most) else {
         return false;
-    }
+    };
+    let work = (units * units) as f64 * per_unit_squared;
     let pace = exhaustive::pace(job.setup, job.seed, job.phrases);
-    work / pace < job.deadline.remaining().as_secs_f64() * (1.0 - PLANNED_SHARE)
+    let short = work / pace < job.deadline.remaining().as_secs_f64() * (1.0 - PLANNED_SHARE);
+    job.trace(|| {
+        format!(
+            "short? {units} units played of {} (at most {most}): {work:.2e} actions at {pace:.2e} a second: {short}",
+            p.source_length
+        )
+    });
+    short
+}
+
+/// How much longer than its quick plan a game is counted: a deeper plan or search may keep the
+/// game alive longer.
+const PLAYED_MARGIN: f64 = 1.25;
+
+/// Share of the time left a quick plan of a game that may end early takes, to see where it ends.
+/// A width-1 plan alone misjudged: generated game 2107 (13 x 16, units of up to 14 cells, 97
+/// units) ended after 15 units planned at width 1, after 38-43 at the planned path's widths, and
+/// searched as a short game it scored 2,520-2,557 against 4,741-4,924 planned (`-t 10 -c 2`).
+const PLAYED_PLAN_SHARE: f64 = 0.05;
+
+/// The quick plan takes at most this many times the width-1 plan's time: on generated game 2101
+/// (10 x 16, 122 units) the width-1 plan ended at 33 units and the one with 5 % of `-t 10` lasted
+/// all 53 planned, the game scoring ~530 less (16,206 / 16,236 against 16,772 / 16,742).
+const PLAYED_PLAN_WIDTHS: u32 = 64;
+
+/// The units a game will be played for, where at most `most`: [`PLAYED_MARGIN`] (or the second
+/// plan's units over the first's, if more) x the units a quick plan locks before the game ends,
+/// where it ends early, else the source's length; `None`
+/// for a longer game. The plans cover at most `most` / [`PLAYED_MARGIN`] + 1 units: first at
+/// width 1 (no more than that many width-1 steps, however long the game), and only where that
+/// one ends early, a beam given [`PLAYED_PLAN_SHARE`] of the time (at most
+/// [`PLAYED_PLAN_WIDTHS`] x the first one's).
+fn played_units(job: &Job, most: usize) -> Option<usize> {
+    let setup = job.setup;
+    let length = setup.problem.source_length;
+    let game = Game::new(setup, job.seed);
+    let first = &game.order()[..length.min((most as f64 / PLAYED_MARGIN) as usize + 1)];
+    let spells = power_per_row(job.phrases, setup) > 0.0;
+    let weights = Weights::for_game(setup, spells);
+    let now = Deadline::after(Duration::ZERO);
+    let started = Instant::now();
+    let mut locks = plan(setup, &setup.start, first, &weights, &now, first.len(), &[]);
+    let quick = locks.len();
+    if locks.len() < first.len() {
+        let share = job.deadline.remaining().mul_f64(PLAYED_PLAN_SHARE);
+        let time = Deadline::after(share.min(started.elapsed() * PLAYED_PLAN_WIDTHS));
+        locks = plan(
+            setup,
+            &setup.start,
+            first,
+            &weights,
+            &time,
+            first.len(),
+            &[],
+        );
+    }
+    job.trace(|| {
+        format!(
+            "plans of the first {} units: {quick} locks at width 1, {} with time",
+            first.len(),
+            locks.len()
+        )
+    });
+    if locks.len() < first.len() {
+        // A game whose end moves with the plan's depth is counted as lasting longer again by
+        // as much: 2107 ended at 14-15 units at width 1, 22-24 with time, 38-43 planned.
+        let deeper = locks.len() as f64 / quick.max(1) as f64;
+        let margin = PLAYED_MARGIN.max(deeper);
+        Some(((margin * locks.len().max(1) as f64).ceil() as usize).min(length))
+    } else {
+        (length <= most).then_some(length)
+    }
 }
 
 /// [`solve_variant`] for a game that is not short: plans of lock positions, then routes.
@@ -1250,6 +1324,34 @@ mod tests {
                 "problem {id}"
             );
         }
+    }
+
+    /// `played_units` of the bundled problem `id`'s first seed, at most `most`.
+    fn played_units_of(id: usize, most: usize) -> Option<usize> {
+        let setup = Setup::bundled(id);
+        let deadline = Deadline::after(Duration::from_secs(10));
+        let phrases = PhraseSet::known();
+        let job = Job {
+            setup: &setup,
+            seed: setup.problem.source_seeds[0],
+            phrases: &phrases,
+            deadline: &deadline,
+            variant: 0,
+            offer: &|_| {},
+        };
+        played_units(&job, most)
+    }
+
+    #[test]
+    fn a_game_is_as_long_as_it_is_played() {
+        // 13: 100 units of up to 17 cells on 15 x 20; its plans lock 11 of them.
+        let units = played_units_of(13, 48).expect("a game that ends early");
+        assert!((8..=20).contains(&units), "{units}");
+        // 0 (100 units on 10 x 10) and 6 (150) last (their plans of 33 units lock every unit):
+        // long games, and short where they fit whole.
+        assert_eq!(played_units_of(0, 40), None);
+        assert_eq!(played_units_of(6, 40), None);
+        assert_eq!(played_units_of(0, 100), Some(100));
     }
 
     #[test]

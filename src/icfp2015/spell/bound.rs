@@ -62,6 +62,7 @@ pub fn bound(setup: &Setup, seed: u32, phrases: &PhraseSet) -> Bound {
             breaks as usize,
             row_letters as usize,
             turns,
+            REPEAT_CELLS,
         )
         .from(breaks as usize, 0, PhraseSet::START, game.pos()),
         distinct: distinct_bound(
@@ -532,7 +533,15 @@ impl<'a> Remaining<'a> {
             .collect();
         Remaining {
             setup,
-            repeats: Repeats::new(setup, &units, phrases, breaks, row_letters, turns),
+            repeats: Repeats::new(
+                setup,
+                &units,
+                phrases,
+                breaks,
+                row_letters,
+                turns,
+                REPEAT_CELLS,
+            ),
             units,
             later,
             breaks,
@@ -645,9 +654,19 @@ struct Repeats {
     /// with columns would pass [`REPEAT_CELLS`].
     west: i32,
     columns: usize,
+    /// Breaks the table holds, `0..=kept`: fewer than the game's where one column would pass
+    /// [`REPEAT_CELLS`] (a game that ends long before its source: problem 13's 100 units of 17
+    /// cells would take ~140 MB a core); past them, each break adds a whole segment's most.
+    kept: usize,
+    /// Most rewards of a segment: its letters on a row and its break, each the most any letter
+    /// earns.
+    segment: u64,
+    /// Most of the table at `kept` breaks, from any state.
+    top: u64,
 }
 
-/// Cells the repeat table holds at most with columns (4 bytes each, per core).
+/// Cells the repeat table holds at most (4 bytes each, per core): with columns, or with every
+/// break of the game.
 const REPEAT_CELLS: usize = 8 << 20;
 
 /// The pivot's doubled column `2x + (y & 1)` of `pos`.
@@ -663,6 +682,7 @@ impl Repeats {
         breaks: usize,
         row_letters: usize,
         turns: bool,
+        cells: usize,
     ) -> Repeats {
         let states = phrases.states();
         let width = setup.width() as i32;
@@ -675,9 +695,10 @@ impl Repeats {
         let mut spawns: Vec<i32> = units.iter().map(|u| column2(u.spawn)).collect();
         spawns.sort_unstable();
         spawns.dedup();
-        let layer = (breaks + 1) * (row_letters + 1) * states;
+        let kept = breaks.min((cells / ((row_letters + 1) * states)).max(1) - 1);
+        let layer = (kept + 1) * (row_letters + 1) * states;
         let wide = (east - west + 1).max(1) as usize;
-        let (west, columns) = if west <= east && layer * wide <= REPEAT_CELLS {
+        let (west, columns) = if west <= east && layer * wide <= cells {
             (west, wide)
         } else {
             (0, 1)
@@ -688,6 +709,9 @@ impl Repeats {
             states,
             west,
             columns,
+            kept,
+            segment: 0,
+            top: 0,
         };
         if spellable(phrases, turns).is_empty() {
             return repeats;
@@ -726,7 +750,14 @@ impl Repeats {
             .collect();
         // Per state, the most from a spawn column with one break less (a lock then).
         let mut after_lock = vec![0u32; states];
-        for b in 0..=breaks {
+        repeats.segment = (row_letters as u64 + 1)
+            * moves
+                .iter()
+                .flatten()
+                .map(|&(_, _, _, r)| u64::from(r))
+                .max()
+                .unwrap_or(0);
+        for b in 0..=kept {
             for m in (0..=row_letters).rev() {
                 for (q, from_q) in moves.iter().enumerate() {
                     for x in 0..columns {
@@ -770,6 +801,7 @@ impl Repeats {
                 };
             }
         }
+        repeats.top = repeats.table.iter().copied().max().map_or(0, u64::from);
         repeats
     }
 
@@ -785,6 +817,10 @@ impl Repeats {
     /// Most rewards with `breaks` left, `row_moves` letters on the row, in automaton state
     /// `automaton`, the pivot at `pos`.
     fn from(&self, breaks: usize, row_moves: usize, automaton: u32, pos: Pos) -> u64 {
+        if breaks > self.kept {
+            // The first `breaks - kept` segments, then a text of `kept` breaks from any state.
+            return (breaks - self.kept) as u64 * self.segment + self.top;
+        }
         let (b, m, q) = (breaks, row_moves.min(self.row_letters), automaton as usize);
         let value = if self.columns == 1 {
             self.table[self.at(b, m, q, 0)]
@@ -886,6 +922,62 @@ pub(crate) mod tests {
                 let b = bound(&setup, 0, &phrases);
                 assert!(b.total() >= best, "{b:?} below {best}");
                 assert!(b.total() > 0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_repeat_table_cut_short_still_bounds_every_break() {
+        // The table of the whole game against one holding 0, 1 or 2 breaks and extrapolating.
+        for setup in enumerable() {
+            let game = Game::new(&setup, 0);
+            let units: Vec<&Unit> = game
+                .order()
+                .iter()
+                .map(|&i| &setup.units[i as usize])
+                .collect();
+            let breaks = units.iter().map(|u| descents(&setup, u) + 1).sum::<u64>() as usize;
+            let row_letters = units
+                .iter()
+                .map(|u| row_positions(&setup, u))
+                .max()
+                .unwrap() as usize
+                - 1;
+            for phrases in enumerable_sets() {
+                let layer = (row_letters + 1) * phrases.states();
+                let full = Repeats::new(
+                    &setup,
+                    &units,
+                    &phrases,
+                    breaks,
+                    row_letters,
+                    true,
+                    REPEAT_CELLS,
+                );
+                assert_eq!(full.kept, breaks);
+                for kept in 0..3.min(breaks) {
+                    let cut = Repeats::new(
+                        &setup,
+                        &units,
+                        &phrases,
+                        breaks,
+                        row_letters,
+                        true,
+                        (kept + 1) * layer,
+                    );
+                    assert_eq!(cut.kept, kept);
+                    for b in 0..=breaks {
+                        for m in 0..=row_letters {
+                            for q in 0..phrases.states() as u32 {
+                                let (f, c) = (
+                                    full.from(b, m, q, game.pos()),
+                                    cut.from(b, m, q, game.pos()),
+                                );
+                                assert!(c >= f, "{phrases:?} {b} {m} {q}: {c} below {f}");
+                            }
+                        }
+                    }
+                }
             }
         }
     }

@@ -202,7 +202,11 @@ pub fn search(
         return best;
     };
     let acts = actions(phrases);
-    let layers = setup.problem.source_length * (setup.problem.height + 1);
+    // The layers holding nodes at once: those within one action of the layer expanded (a lock
+    // takes at least one command), not the whole game's (problem 13's 100 units of which 11-12
+    // are played capped its beam at 40 nodes).
+    let longest = acts.iter().map(|a| a.commands.len()).max().unwrap_or(1);
+    let layers = setup.problem.source_length.min(longest + 1) * (setup.problem.height + 1);
     let most = (MEMORY / (layers.max(1) * node_bytes(setup))).max(1);
     let mut rankings: Vec<Ranking> = room_weights(variant)
         .iter()

@@ -10,6 +10,7 @@ use podium::icfp2015::rules::phrases::PhraseSet;
 use podium::icfp2015::rules::problem::Problem;
 use podium::icfp2015::solve::solve_within;
 use podium::icfp2015::spell::exhaustive;
+use podium::icfp2015::spell::memory::SearchMemory;
 use std::time::Duration;
 
 fn tiny(seed: u64, length: usize) -> Setup {
@@ -86,6 +87,7 @@ fn a_game_small_enough_to_enumerate_is_searched_to_its_best() {
             &phrases,
             &Deadline::after(Duration::from_secs(2)),
             0,
+            &SearchMemory::AMPLE,
         );
         // The branch and bound after the beams ends well within the time on this game.
         assert!(found.proved, "{phrases:?}");

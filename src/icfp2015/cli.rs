@@ -335,7 +335,8 @@ pub fn run_with(
             let cores = crate::core::cli::threads_available(args.cores.unwrap_or(1));
             let cells = setups.iter().map(|s| s.width() * s.height()).max();
             let threads = super::play::threads_within(cores, args.memory, cells.unwrap_or(0));
-            let played = super::play::play_all(&setups, &phrases, time, threads);
+            let memory = super::play::search_memory(args.memory, threads, cells.unwrap_or(0));
+            let played = super::play::play_all(&setups, &phrases, time, threads, memory);
             writeln!(out, "{}", Solution::to_json(&played))
                 .and_then(|()| out.flush())
                 .map_err(write_err)?;

@@ -6,6 +6,7 @@ use super::rules::game::{evaluate, Game, Outcome, Setup};
 use super::rules::phrases::PhraseSet;
 use super::rules::problem::{Problem, Solution};
 use super::solve::{solve_offering, Played, ROUTE_GRACE};
+use super::spell::memory::SearchMemory;
 use crate::core::progress::Progress;
 use crate::core::report::{Record, Report};
 use crate::core::timer::Deadline;
@@ -38,6 +39,18 @@ pub fn threads_within(cores: usize, megabytes: Option<u64>, cells: usize) -> usi
     let per_thread = MEGABYTES_PER_THREAD + ((cells as u64).saturating_mul(BYTES_PER_CELL) >> 20);
     let fit = megabytes.map_or(usize::MAX, |m| (m / per_thread).max(1) as usize);
     cores.clamp(1, fit)
+}
+
+/// What each of `threads` threads' short-game search may hold under `-m megabytes` on boards of
+/// at most `cells`: its share of `-m` beyond [`MEGABYTES_PER_THREAD`] and the board's
+/// [`BYTES_PER_CELL`]. Problem 13 at `-t 30 -m 40` (one thread) peaked at 106 MB before.
+pub fn search_memory(megabytes: Option<u64>, threads: usize, cells: usize) -> SearchMemory {
+    let Some(m) = megabytes else {
+        return SearchMemory::AMPLE;
+    };
+    let share = (m << 20) / threads.max(1) as u64;
+    let held = (MEGABYTES_PER_THREAD << 20) + (cells as u64).saturating_mul(BYTES_PER_CELL);
+    SearchMemory::within(usize::try_from(share.saturating_sub(held)).unwrap_or(usize::MAX))
 }
 
 /// What `play` keeps after the watchdog (below) for the jobs still running: their quickest
@@ -75,11 +88,13 @@ const FALLBACK_FLOOR: Duration = Duration::from_millis(50);
 /// the problem's size: each solution has been re-scored by the evaluator, and its tag says the
 /// solver and the score. Jobs that have not finished (or not started) by the watchdog's share of
 /// `time` get the quickest legal answer instead; their threads are left to end with the process.
+/// A short game's search keeps its tables within `memory` a thread ([`search_memory`]).
 pub fn play_all(
     setups: &[Setup],
     phrases: &PhraseSet,
     time: Duration,
     cores: usize,
+    memory: SearchMemory,
 ) -> Vec<Solution> {
     let started = Instant::now();
     let jobs: Arc<Vec<(usize, u32)>> = Arc::new(
@@ -134,7 +149,9 @@ pub fn play_all(
                 let share = left.div_f64(rounds_left.max(1.0));
                 let deadline = Deadline::after(share);
                 let offer = |played: &Played| results[j].offer(played);
-                let played = play_job(&setups[i], seed, phrases, &deadline, per_job, &offer);
+                let played = play_job(
+                    &setups[i], seed, phrases, &deadline, per_job, &memory, &offer,
+                );
                 results[j].end(&played);
                 // The receiver may be gone at the watchdog: nothing then waits for this job.
                 let _ = done.send(());
@@ -218,14 +235,18 @@ fn play_job(
     phrases: &PhraseSet,
     deadline: &Deadline,
     per_job: usize,
+    memory: &SearchMemory,
     offer: &(dyn Fn(&Played) + Sync),
 ) -> Played {
     if per_job == 1 {
-        return solve_offering(setup, seed, phrases, deadline, 0, offer);
+        return solve_offering(setup, seed, phrases, deadline, 0, memory, offer);
     }
     std::thread::scope(|inner| {
         let searches: Vec<_> = (0..per_job as u32)
-            .map(|v| inner.spawn(move || solve_offering(setup, seed, phrases, deadline, v, offer)))
+            .map(|v| {
+                inner
+                    .spawn(move || solve_offering(setup, seed, phrases, deadline, v, memory, offer))
+            })
             .collect();
         searches
             .into_iter()
@@ -404,7 +425,13 @@ pub fn bench_with(
         }
         let seeds = setup.problem.source_seeds.len();
         let played = Instant::now();
-        let solutions = play_all(std::slice::from_ref(setup), phrases, per_problem, cores);
+        let solutions = play_all(
+            std::slice::from_ref(setup),
+            phrases,
+            per_problem,
+            cores,
+            SearchMemory::AMPLE,
+        );
         if let Some(dir) = &options.store {
             store_solutions(dir, std::slice::from_ref(setup), phrases, &solutions)
                 .map_err(|e| std::io::Error::other(e.message))?;
@@ -499,7 +526,13 @@ pub fn bench_generated(
         let setup = Setup::new(problem);
         let p = &setup.problem;
         let played = Instant::now();
-        let solutions = play_all(std::slice::from_ref(&setup), phrases, per_problem, cores);
+        let solutions = play_all(
+            std::slice::from_ref(&setup),
+            phrases,
+            per_problem,
+            cores,
+            SearchMemory::AMPLE,
+        );
         let total: u64 = solutions.iter().map(tagged_score).sum();
         let ours = total / p.source_seeds.len().max(1) as u64;
         sum += ours;
@@ -603,5 +636,21 @@ mod tests {
         // The largest legal board: two threads would take 1.7 GB of the contest's 1024 MB.
         assert_eq!(threads_within(2, Some(1024), 128 * 10_000), 1);
         assert_eq!(threads_within(2, None, 128 * 10_000), 2);
+    }
+
+    #[test]
+    fn memory_limits_the_short_searches() {
+        assert_eq!(search_memory(None, 2, 100), SearchMemory::AMPLE);
+        assert_eq!(search_memory(Some(1024), 2, 300), SearchMemory::AMPLE);
+        // -m 100 on 2 threads: 50 MB each, of which 32 and the board's are held already.
+        let cells = 15 * 20;
+        let each = search_memory(Some(100), 2, cells);
+        let left = (50 << 20) - (MEGABYTES_PER_THREAD << 20) as usize - cells * 700;
+        assert!(each.bytes() <= left && each.bytes() > left / 2, "{each:?}");
+        // Nothing left beyond what a thread holds: the least tables, never a panic.
+        assert_eq!(
+            search_memory(Some(1), 1, 128 * 10_000),
+            SearchMemory::within(0)
+        );
     }
 }

@@ -19,6 +19,7 @@ use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
 use crate::icfp2015::spell::bound::bound;
 use crate::icfp2015::spell::exhaustive;
+use crate::icfp2015::spell::memory::SearchMemory;
 use crate::icfp2015::spell::power::power_per_row;
 use crate::icfp2015::spell::route::Scribe;
 use std::time::{Duration, Instant};
@@ -50,10 +51,12 @@ pub fn solve_variant(
     deadline: &Deadline,
     variant: u32,
 ) -> Played {
-    solve_offering(setup, seed, phrases, deadline, variant, &|_| {})
+    let memory = SearchMemory::AMPLE;
+    solve_offering(setup, seed, phrases, deadline, variant, &memory, &|_| {})
 }
 
-/// [`solve_variant`] handing each game to `offer` as soon as it is routed and scored, before
+/// [`solve_variant`] with a short game's search tables within `memory`, handing each game to
+/// `offer` as soon as it is routed and scored, before
 /// the search goes on: `play` answers the best game offered where the search has not ended by
 /// its watchdog. Without it, a later attempt that overran (a beam's width-1 plan under load)
 /// lost the game already routed: problem 18 at `-t 3 -c 1`, three test binaries at once, a
@@ -64,6 +67,7 @@ pub fn solve_offering(
     phrases: &PhraseSet,
     deadline: &Deadline,
     variant: u32,
+    memory: &SearchMemory,
     offer: &(dyn Fn(&Played) + Sync),
 ) -> Played {
     let job = Job {
@@ -102,7 +106,7 @@ pub fn solve_offering(
     let planned_time = Deadline::after(deadline.remaining().mul_f64(PLANNED_SHARE));
     let planned = solve_planned(&job.within(&planned_time));
     offer(&planned);
-    let found = exhaustive::search(setup, seed, phrases, deadline, variant);
+    let found = exhaustive::search(setup, seed, phrases, deadline, variant, memory);
     let checked = evaluate(setup, seed as u64, &found.commands, phrases)
         .ok()
         .filter(|e| e.error.is_none() && e.score == found.score);

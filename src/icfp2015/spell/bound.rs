@@ -15,6 +15,7 @@ use crate::icfp2015::rules::commands::{decode_char, Command, Symbol};
 use crate::icfp2015::rules::game::{move_score, target, Game, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::{Pos, Unit};
+use crate::icfp2015::spell::memory::SearchMemory;
 
 /// The bound and its parts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -501,6 +502,17 @@ pub struct Playing<'b> {
 
 impl<'a> Remaining<'a> {
     pub fn new(setup: &'a Setup, seed: u32, phrases: &PhraseSet) -> Remaining<'a> {
+        Remaining::within(setup, seed, phrases, REPEAT_CELLS)
+    }
+
+    /// [`Remaining::new`] with a repeat table of at most `repeat_cells` cells (a looser bound
+    /// where fewer breaks fit).
+    pub fn within(
+        setup: &'a Setup,
+        seed: u32,
+        phrases: &PhraseSet,
+        repeat_cells: usize,
+    ) -> Remaining<'a> {
         let game = Game::new(setup, seed);
         let units: Vec<&Unit> = game
             .order()
@@ -540,7 +552,7 @@ impl<'a> Remaining<'a> {
                 breaks,
                 row_letters,
                 turns,
-                REPEAT_CELLS,
+                repeat_cells,
             ),
             units,
             later,
@@ -665,9 +677,9 @@ struct Repeats {
     top: u64,
 }
 
-/// Cells the repeat table holds at most (4 bytes each, per core): with columns, or with every
-/// break of the game.
-const REPEAT_CELLS: usize = 8 << 20;
+/// Cells the repeat table holds at most where memory is not short (4 bytes each, per core): with
+/// columns, or with every break of the game.
+const REPEAT_CELLS: usize = SearchMemory::AMPLE.repeat_cells;
 
 /// The pivot's doubled column `2x + (y & 1)` of `pos`.
 fn column2(pos: Pos) -> i32 {
@@ -995,6 +1007,7 @@ pub(crate) mod tests {
                 &phrases,
                 &Deadline::after(Duration::from_millis(300)),
                 0,
+                &SearchMemory::AMPLE,
             );
             let b = bound(&setup, 0, &phrases);
             assert!(b.total() >= found.score, "{b:?} below {}", found.score);

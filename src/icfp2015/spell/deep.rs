@@ -12,6 +12,7 @@ use crate::core::timer::Deadline;
 use crate::icfp2015::rules::game::Setup;
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::spell::bound::{Playing, Remaining};
+use crate::icfp2015::spell::memory::SearchMemory;
 use crate::icfp2015::spell::steps::{apply, Action, Node};
 
 /// How a branch and bound ended.
@@ -23,10 +24,6 @@ pub struct Searched {
     pub nodes: u64,
 }
 
-/// States the memo holds at most (48 bytes each, ~110 MB with the map's spare room): past it,
-/// new states are not remembered.
-const MEMO_STATES: usize = 2 << 20;
-
 struct Search<'s, 'a> {
     phrases: &'s PhraseSet,
     acts: &'s [Action],
@@ -35,6 +32,8 @@ struct Search<'s, 'a> {
     /// mask) and score it was last reached with; per whole state (`Node::key`, mask 0) where the
     /// board is too wide for the masks.
     memo: RandomKeyMap<u64, (u128, u64)>,
+    /// States the memo holds at most ([`SearchMemory::memo_states`]).
+    memo_states: usize,
     /// Whether every position's slot fits the masks (boards up to 21 columns).
     masks: bool,
     deadline: &'s Deadline,
@@ -75,7 +74,7 @@ impl<'a> Search<'_, 'a> {
         } else {
             (node.key(), 0)
         };
-        let room = self.memo.len() < MEMO_STATES;
+        let room = self.memo.len() < self.memo_states;
         match self.memo.get_mut(&key) {
             Some(&mut (m, s)) if m & !mask == 0 && s >= score => false,
             // The newer of two histories neither of which holds the other is kept.
@@ -144,7 +143,7 @@ impl<'a> Search<'_, 'a> {
 
 /// Searches the game from `start` for an answer above `best_score` until `deadline`, children
 /// best score first where `greedy` (else best bound first): the better answer's text (if
-/// found), and how the search ended.
+/// found), and how the search ended; its memo and bound within `memory`.
 #[allow(clippy::too_many_arguments)]
 pub fn search<'a>(
     setup: &'a Setup,
@@ -155,12 +154,14 @@ pub fn search<'a>(
     best_score: u64,
     deadline: &Deadline,
     greedy: bool,
+    memory: &SearchMemory,
 ) -> (Option<(Vec<u8>, u64)>, Searched) {
     let mut search = Search {
         phrases,
         acts,
-        remaining: Remaining::new(setup, seed, phrases),
+        remaining: Remaining::within(setup, seed, phrases, memory.repeat_cells),
         memo: RandomKeyMap::default(),
+        memo_states: memory.memo_states,
         masks: setup.width() * 6 <= 128,
         deadline,
         greedy,
@@ -234,8 +235,17 @@ mod tests {
             for greedy in [false, true] {
                 let deadline = Deadline::after(Duration::from_secs(600));
                 let acts = actions(&phrases);
-                let (found, searched) =
-                    search(&setup, 0, &phrases, &acts, &start, 0, &deadline, greedy);
+                let (found, searched) = search(
+                    &setup,
+                    0,
+                    &phrases,
+                    &acts,
+                    &start,
+                    0,
+                    &deadline,
+                    greedy,
+                    &SearchMemory::AMPLE,
+                );
                 assert!(searched.complete);
                 let (text, score) = found.expect("some answer scores");
                 assert_eq!(score, best, "{phrases:?}");
@@ -253,9 +263,29 @@ mod tests {
         let acts = actions(&phrases);
         let start = start_node(&setup, 0).unwrap();
         let deadline = Deadline::after(Duration::from_secs(600));
-        let (found, _) = search(&setup, 0, &phrases, &acts, &start, 0, &deadline, false);
+        let (found, _) = search(
+            &setup,
+            0,
+            &phrases,
+            &acts,
+            &start,
+            0,
+            &deadline,
+            false,
+            &SearchMemory::AMPLE,
+        );
         let best = found.unwrap().1;
-        let (again, searched) = search(&setup, 0, &phrases, &acts, &start, best, &deadline, false);
+        let (again, searched) = search(
+            &setup,
+            0,
+            &phrases,
+            &acts,
+            &start,
+            best,
+            &deadline,
+            false,
+            &SearchMemory::AMPLE,
+        );
         assert!(again.is_none());
         assert!(searched.complete);
     }

@@ -14,6 +14,7 @@ use crate::core::timer::Deadline;
 use crate::icfp2015::rules::game::Setup;
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::spell::deep;
+use crate::icfp2015::spell::memory::SearchMemory;
 use crate::icfp2015::spell::steps::{actions, apply, start_node, Action, Node};
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -184,18 +185,16 @@ fn node_bytes(setup: &Setup) -> usize {
     256 + 16 * p.height + 4 * p.source_length + 48 * p.width + 2 * p.height * p.width
 }
 
-/// Memory the beam's nodes may take.
-const MEMORY: usize = 192 << 20;
-
 /// Searches the game of `seed` for the best command string until `deadline`, with beams of
 /// doubling width (capped by memory, then repeated with other tie-breaks), each width once per
-/// ranking of `variant` ([`room_weights`]).
+/// ranking of `variant` ([`room_weights`]), its tables within `memory`.
 pub fn search(
     setup: &Setup,
     seed: u32,
     phrases: &PhraseSet,
     deadline: &Deadline,
     variant: u32,
+    memory: &SearchMemory,
 ) -> Found {
     let mut best = Found::default();
     let Some(start) = start_node(setup, seed) else {
@@ -207,7 +206,7 @@ pub fn search(
     // are played capped its beam at 40 nodes).
     let longest = acts.iter().map(|a| a.commands.len()).max().unwrap_or(1);
     let layers = setup.problem.source_length.min(longest + 1) * (setup.problem.height + 1);
-    let most = (MEMORY / (layers.max(1) * node_bytes(setup))).max(1);
+    let most = (memory.nodes / (layers.max(1) * node_bytes(setup))).max(1);
     let mut rankings: Vec<Ranking> = room_weights(variant)
         .iter()
         .map(|&room_weight| Ranking {
@@ -236,7 +235,7 @@ pub fn search(
     // the two cores do not search alike.
     let greedy = !variant.is_multiple_of(2);
     let (better, searched) = deep::search(
-        setup, seed, phrases, &acts, &start, best.score, deadline, greedy,
+        setup, seed, phrases, &acts, &start, best.score, deadline, greedy, memory,
     );
     if let Some((text, score)) = better {
         best.commands = String::from_utf8_lossy(&text).into_owned();
@@ -316,17 +315,21 @@ mod tests {
             PhraseSet::none(),
             PhraseSet::new(vec!["ep".into(), "aal".into()]).unwrap(),
         ] {
-            let found = search(
-                &setup,
-                0,
-                &phrases,
-                &Deadline::after(Duration::from_millis(300)),
-                0,
-            );
-            let again = evaluate(&setup, 0, &found.commands, &phrases).unwrap();
-            assert_eq!(again.error, None);
-            assert_eq!(again.score, found.score, "{}", found.commands);
-            assert!(found.score > 0);
+            // The least tables (`-m` leaves nothing beyond what a thread holds) answer too.
+            for memory in [SearchMemory::AMPLE, SearchMemory::within(0)] {
+                let found = search(
+                    &setup,
+                    0,
+                    &phrases,
+                    &Deadline::after(Duration::from_millis(300)),
+                    0,
+                    &memory,
+                );
+                let again = evaluate(&setup, 0, &found.commands, &phrases).unwrap();
+                assert_eq!(again.error, None);
+                assert_eq!(again.score, found.score, "{}", found.commands);
+                assert!(found.score > 0);
+            }
         }
     }
 
@@ -344,6 +347,7 @@ mod tests {
             &phrases,
             &Deadline::after(Duration::from_millis(300)),
             0,
+            &SearchMemory::AMPLE,
         );
         let again = evaluate(&setup, 0, &found.commands, &phrases).unwrap();
         assert_eq!((again.error, again.score), (None, found.score));
@@ -360,6 +364,7 @@ mod tests {
             &phrases,
             &Deadline::after(Duration::from_millis(500)),
             0,
+            &SearchMemory::AMPLE,
         );
         let counts = evaluate(&setup, 0, &found.commands, &phrases)
             .unwrap()

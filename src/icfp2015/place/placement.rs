@@ -179,7 +179,8 @@ pub fn lock_positions(board: &Board, unit: &Unit, start: Pos) -> Vec<Pos> {
 /// [`lock_positions`], only those where the unit rests (SW or SE is blocked) when `resting`.
 //
 // The flood runs in `u64` words where the board is at most 64 columns wide (every blob game),
-// `u128` beyond: every mask lies in the low `width` bits, so both give the same bits. Part 24.
+// `u128` beyond: every mask lies in the low `width` bits, so both give the same bits. With the
+// changes of `flood` (callgrind, g1606 width 8): 441 M -> 222 M instructions (docs Part 24).
 pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: bool) -> Vec<Pos> {
     if board.width() <= 64 {
         flood::<u64>(board, unit, start, resting)

@@ -152,16 +152,6 @@ impl Grid {
     }
 }
 
-/// `value` shifted `by` bits toward the high end (toward the low end when negative).
-#[inline]
-fn shift(value: u128, by: i32) -> u128 {
-    match by {
-        0..=127 => value << by,
-        -127..=-1 => value >> -by,
-        _ => 0,
-    }
-}
-
 /// The cells of `free` in a run (of consecutive set bits) that holds a cell of `seeds`; `seeds`
 /// must lie in `free`.
 #[inline]
@@ -187,27 +177,112 @@ pub fn lock_positions(board: &Board, unit: &Unit, start: Pos) -> Vec<Pos> {
 }
 
 /// [`lock_positions`], only those where the unit rests (SW or SE is blocked) when `resting`.
+//
+// The flood runs in `u64` words where the board is at most 64 columns wide (every blob game),
+// `u128` beyond: every mask lies in the low `width` bits, so both give the same bits. With the
+// changes of `flood` (callgrind, g1606 width 8): 441 M -> 222 M instructions (docs Part 24).
 pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: bool) -> Vec<Pos> {
+    if board.width() <= 64 {
+        flood::<u64>(board, unit, start, resting)
+    } else {
+        flood::<u128>(board, unit, start, resting)
+    }
+}
+
+/// A word the flood of [`lock_positions_where`] runs in: bit i is a pivot column.
+trait FloodWord:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitOrAssign
+    + std::ops::Not<Output = Self>
+    + std::ops::Shr<u32, Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    /// The low columns of a board row (the board is no wider than the word).
+    fn from_row(row: u128) -> Self;
+    /// The low `columns` bits set; none when `columns <= 0`.
+    fn low(columns: i32) -> Self;
+    /// `self` shifted `by` bits toward the high end (toward the low end when negative).
+    fn shift(self, by: i32) -> Self;
+    /// [`runs_through`] in this word.
+    fn runs_through(free: Self, seeds: Self) -> Self;
+    fn trailing_zeros(self) -> u32;
+    fn without_lowest(self) -> Self;
+}
+
+macro_rules! flood_word {
+    ($word:ty) => {
+        impl FloodWord for $word {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline]
+            fn from_row(row: u128) -> Self {
+                row as $word
+            }
+            #[inline]
+            fn low(columns: i32) -> Self {
+                match columns {
+                    c if c <= 0 => 0,
+                    c if c >= <$word>::BITS as i32 => <$word>::MAX,
+                    c => (1 << c) - 1,
+                }
+            }
+            #[inline]
+            fn shift(self, by: i32) -> Self {
+                const TOP: i32 = <$word>::BITS as i32 - 1;
+                const BOTTOM: i32 = -TOP;
+                match by {
+                    0..=TOP => self << by,
+                    BOTTOM..=-1 => self >> -by,
+                    _ => 0,
+                }
+            }
+            #[inline]
+            fn runs_through(free: Self, seeds: Self) -> Self {
+                let east = (free.wrapping_add(seeds) ^ free ^ seeds) & free;
+                let (free_r, seeds_r) = (free.reverse_bits(), seeds.reverse_bits());
+                let west = (free_r.wrapping_add(seeds_r) ^ free_r ^ seeds_r) & free_r;
+                east | west.reverse_bits() | seeds
+            }
+            #[inline]
+            fn trailing_zeros(self) -> u32 {
+                <$word>::trailing_zeros(self)
+            }
+            #[inline]
+            fn without_lowest(self) -> Self {
+                self & (self - 1)
+            }
+        }
+    };
+}
+flood_word!(u64);
+flood_word!(u128);
+
+/// [`lock_positions_where`] in words of `W`.
+//
+// Per pivot row and orientation, the blocked pivots are the board's rows under the shape, each
+// row loaded once per shape row and shifted once per member of that row. Locks go through the
+// map of locked cell sets only where another orientation or parity has the same shape (a
+// symmetric unit): a shape of its own locks each cell set at one pivot only.
+fn flood<W: FloodWord>(board: &Board, unit: &Unit, start: Pos, resting: bool) -> Vec<Pos> {
     let grid = Grid::new(unit, board);
     let (width, height) = (board.width() as i32, board.height() as i32);
     let rows = board.rows();
     let (y_low, y_high) = (*grid.row_range().start(), *grid.row_range().end());
+    let canonical = unit.canonical;
     // Per orientation and pivot-row parity: the pivot column of bit 0, and the fitting bits.
     let mut base = [[0i32; 2]; 6];
-    let mut valid = [[0u128; 2]; 6];
+    let mut valid = [[W::ZERO; 2]; 6];
     for o in 0..6u8 {
         for p in 0..2 {
             let shape = unit.shape(o, p);
             base[o as usize][p as usize] = -shape.dx_min;
-            let columns = width - (shape.dx_max - shape.dx_min);
-            valid[o as usize][p as usize] = match columns {
-                c if c <= 0 => 0,
-                128 => u128::MAX,
-                c => (1u128 << c) - 1,
-            };
+            valid[o as usize][p as usize] = W::low(width - (shape.dx_max - shape.dx_min));
         }
     }
-    let canonical = unit.canonical;
     let start = Pos {
         orientation: canonical[start.orientation as usize],
         ..start
@@ -218,8 +293,8 @@ pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: boo
     {
         return Vec::new();
     }
-    let fits_row = |y: i32| -> [u128; 6] {
-        let mut out = [0u128; 6];
+    let fits_row = |y: i32| -> [W; 6] {
+        let mut out = [W::ZERO; 6];
         if y < y_low || y > y_high {
             return out;
         }
@@ -232,15 +307,23 @@ pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: boo
             if y + shape.dy_min < 0 || y + shape.dy_max >= height {
                 continue;
             }
-            let mut blocked = 0u128;
-            for &(dx, dy) in &shape.members {
-                blocked |= rows[(y + dy) as usize] >> (dx - shape.dx_min);
+            let top = (y + shape.dy_min) as usize;
+            let mut blocked = W::ZERO;
+            for (row, &members) in rows[top..].iter().zip(&shape.rows) {
+                let row = W::from_row(*row);
+                // Members past the word's width are in a shape wider than the board, whose
+                // `valid` is empty.
+                let mut members = W::from_row(members);
+                while members != W::ZERO {
+                    blocked |= row >> members.trailing_zeros();
+                    members = members.without_lowest();
+                }
             }
             out[o as usize] = !blocked & valid[o as usize][(y & 1) as usize];
         }
         out
     };
-    let mut locks = Vec::new();
+    let mut locks = Vec::with_capacity((grid.len() / 8).clamp(16, 1024));
     // Positions that lock the same cells: the one nearest the start is kept and the list is in
     // that order, as in the BFS this replaced (measured: problem 20 scored 8,400-8,500 with the
     // BFS, 6,962-7,010 with row order and the first position of a cell set kept).
@@ -248,16 +331,32 @@ pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: boo
     // one word: hashing the shape's rows and growing the map from 256 entries took ~12 % of a
     // 30 x 60 beam's instructions (callgrind, g1606 width 8: ~790 locks a call).
     let shape_ids = shape_ids(unit);
-    let mut locked_cells: FastMap<u64, usize> =
-        FastMap::with_capacity_and_hasher((grid.len() / 8).clamp(16, 1024), Default::default());
-    let moves = |pos: Pos| {
-        let turns = (pos.orientation as i32 - start.orientation as i32).rem_euclid(6);
-        (pos.y - start.y) + (pos.x - start.x).abs() + turns.min(6 - turns)
-    };
+    let shared: [[bool; 2]; 6] = std::array::from_fn(|o| {
+        std::array::from_fn(|p| {
+            (0..12).any(|j| {
+                let (o2, p2) = (j / 2, j % 2);
+                canonical[o2] as usize == o2
+                    && (o2, p2) != (o, p)
+                    && shape_ids[o2][p2] == shape_ids[o][p]
+            })
+        })
+    });
+    let mut locked_cells: FastMap<u64, usize> = FastMap::default();
+    if shared.iter().flatten().any(|&s| s) {
+        locked_cells.reserve((grid.len() / 8).clamp(16, 1024));
+    }
+    // The fewest turns from the start's orientation to each, once (not a `rem_euclid` per lock).
+    let turns: [i32; 6] = std::array::from_fn(|o| {
+        let turns = (o as i32 - start.orientation as i32).rem_euclid(6);
+        turns.min(6 - turns)
+    });
+    let moves =
+        |pos: Pos| (pos.y - start.y) + (pos.x - start.x).abs() + turns[pos.orientation as usize];
     let mut fits = fits_row(start.y);
-    let mut reached = [0u128; 6];
+    let mut reached = [W::ZERO; 6];
     let p = (start.y & 1) as usize;
-    reached[start.orientation as usize] = 1u128 << (start.x - base[start.orientation as usize][p]);
+    reached[start.orientation as usize] =
+        W::ONE.shift(start.x - base[start.orientation as usize][p]);
     for y in start.y..=y_high {
         let p = (y & 1) as usize;
         // Spread along the row, turning, until nothing changes.
@@ -270,9 +369,9 @@ pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: boo
                 let mut here = reached[o];
                 for from in [(o + 5) % 6, (o + 1) % 6] {
                     let from_mask = reached[canonical[from] as usize];
-                    here |= shift(from_mask, base[from][p] - base[o][p]) & fits[o];
+                    here |= from_mask.shift(base[from][p] - base[o][p]) & fits[o];
                 }
-                let here = runs_through(fits[o], here);
+                let here = W::runs_through(fits[o], here);
                 if here != reached[o] {
                     reached[o] = here;
                     changed = true;
@@ -288,28 +387,36 @@ pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: boo
         let below = fits_row(y + 1);
         // SW and SE column moves from a pivot row of parity p.
         let (sw, se) = if p == 0 { (-1, 0) } else { (0, 1) };
-        let mut next = [0u128; 6];
+        let mut next = [W::ZERO; 6];
         for o in 0..6 {
-            if canonical[o] as usize != o || reached[o] == 0 {
+            if canonical[o] as usize != o || reached[o] == W::ZERO {
                 continue;
             }
             let down = base[o][p] - base[o][1 - p];
-            let stays = (fits[o] >> 1)
-                & (fits[o] << 1)
-                & shift(fits[(o + 1) % 6], base[(o + 1) % 6][p] - base[o][p])
-                & shift(fits[(o + 5) % 6], base[(o + 5) % 6][p] - base[o][p])
-                & shift(below[o], -(sw + down))
-                & shift(below[o], -(se + down));
-            let falls = shift(below[o], -(sw + down)) & shift(below[o], -(se + down));
-            let mut lock = reached[o] & !if resting { falls } else { stays };
-            while lock != 0 {
+            let falls = below[o].shift(-(sw + down)) & below[o].shift(-(se + down));
+            let lock = reached[o]
+                & !if resting {
+                    falls
+                } else {
+                    (fits[o] >> 1)
+                        & fits[o].shift(1)
+                        & fits[(o + 1) % 6].shift(base[(o + 1) % 6][p] - base[o][p])
+                        & fits[(o + 5) % 6].shift(base[(o + 5) % 6][p] - base[o][p])
+                        & falls
+                };
+            let mut lock = lock;
+            while lock != W::ZERO {
                 let i = lock.trailing_zeros() as i32;
-                lock &= lock - 1;
+                lock = lock.without_lowest();
                 let here = Pos {
                     x: base[o][p] + i,
                     y,
                     orientation: o as u8,
                 };
+                if !shared[o][p] {
+                    locks.push(here);
+                    continue;
+                }
                 let shape = unit.shape(here.orientation, here.y);
                 let key = ((here.x + shape.dx_min) as u64)
                     | ((here.y + shape.dy_min) as u64) << 16
@@ -327,12 +434,12 @@ pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: boo
                     }
                 }
             }
-            next[o] = (shift(reached[o], sw + down) | shift(reached[o], se + down)) & below[o];
+            next[o] = (reached[o].shift(sw + down) | reached[o].shift(se + down)) & below[o];
         }
         for o in 0..6 {
             next[o] = next[canonical[o] as usize];
         }
-        if next.iter().all(|&m| m == 0) {
+        if next.iter().all(|&m| m == W::ZERO) {
             break;
         }
         reached = next;
@@ -384,7 +491,181 @@ fn by_moves(locks: Vec<Pos>, moves: impl Fn(Pos) -> i32) -> Vec<Pos> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `value` shifted `by` bits toward the high end (toward the low end when negative).
+    #[inline]
+    fn shift(value: u128, by: i32) -> u128 {
+        match by {
+            0..=127 => value << by,
+            -127..=-1 => value >> -by,
+            _ => 0,
+        }
+    }
+
+    /// `lock_positions_where` as it was before Part 24 (`u128` words, every member shifted per
+    /// row and orientation, every lock through the map): the reference the new one must equal.
+    pub(super) fn reference_lock_positions_where(
+        board: &Board,
+        unit: &Unit,
+        start: Pos,
+        resting: bool,
+    ) -> Vec<Pos> {
+        let grid = Grid::new(unit, board);
+        let (width, height) = (board.width() as i32, board.height() as i32);
+        let rows = board.rows();
+        let (y_low, y_high) = (*grid.row_range().start(), *grid.row_range().end());
+        // Per orientation and pivot-row parity: the pivot column of bit 0, and the fitting bits.
+        let mut base = [[0i32; 2]; 6];
+        let mut valid = [[0u128; 2]; 6];
+        for o in 0..6u8 {
+            for p in 0..2 {
+                let shape = unit.shape(o, p);
+                base[o as usize][p as usize] = -shape.dx_min;
+                let columns = width - (shape.dx_max - shape.dx_min);
+                valid[o as usize][p as usize] = match columns {
+                    c if c <= 0 => 0,
+                    128 => u128::MAX,
+                    c => (1u128 << c) - 1,
+                };
+            }
+        }
+        let canonical = unit.canonical;
+        let start = Pos {
+            orientation: canonical[start.orientation as usize],
+            ..start
+        };
+        if start.y < y_low
+            || start.y > y_high
+            || !board.fits(unit.shape(start.orientation, start.y), start.x, start.y)
+        {
+            return Vec::new();
+        }
+        let fits_row = |y: i32| -> [u128; 6] {
+            let mut out = [0u128; 6];
+            if y < y_low || y > y_high {
+                return out;
+            }
+            for o in 0..6u8 {
+                if canonical[o as usize] != o {
+                    out[o as usize] = out[canonical[o as usize] as usize];
+                    continue;
+                }
+                let shape = unit.shape(o, y);
+                if y + shape.dy_min < 0 || y + shape.dy_max >= height {
+                    continue;
+                }
+                let mut blocked = 0u128;
+                for &(dx, dy) in &shape.members {
+                    blocked |= rows[(y + dy) as usize] >> (dx - shape.dx_min);
+                }
+                out[o as usize] = !blocked & valid[o as usize][(y & 1) as usize];
+            }
+            out
+        };
+        let mut locks = Vec::new();
+        // Positions that lock the same cells: the one nearest the start is kept and the list is in
+        // that order, as in the BFS this replaced (measured: problem 20 scored 8,400-8,500 with the
+        // BFS, 6,962-7,010 with row order and the first position of a cell set kept).
+        // Keyed by the cells' first column and row and the number of their shape (`shape_ids`) in
+        // one word: hashing the shape's rows and growing the map from 256 entries took ~12 % of a
+        // 30 x 60 beam's instructions (callgrind, g1606 width 8: ~790 locks a call).
+        let shape_ids = shape_ids(unit);
+        let mut locked_cells: FastMap<u64, usize> =
+            FastMap::with_capacity_and_hasher((grid.len() / 8).clamp(16, 1024), Default::default());
+        let moves = |pos: Pos| {
+            let turns = (pos.orientation as i32 - start.orientation as i32).rem_euclid(6);
+            (pos.y - start.y) + (pos.x - start.x).abs() + turns.min(6 - turns)
+        };
+        let mut fits = fits_row(start.y);
+        let mut reached = [0u128; 6];
+        let p = (start.y & 1) as usize;
+        reached[start.orientation as usize] =
+            1u128 << (start.x - base[start.orientation as usize][p]);
+        for y in start.y..=y_high {
+            let p = (y & 1) as usize;
+            // Spread along the row, turning, until nothing changes.
+            loop {
+                let mut changed = false;
+                for o in 0..6 {
+                    if canonical[o] as usize != o {
+                        continue;
+                    }
+                    let mut here = reached[o];
+                    for from in [(o + 5) % 6, (o + 1) % 6] {
+                        let from_mask = reached[canonical[from] as usize];
+                        here |= shift(from_mask, base[from][p] - base[o][p]) & fits[o];
+                    }
+                    let here = runs_through(fits[o], here);
+                    if here != reached[o] {
+                        reached[o] = here;
+                        changed = true;
+                    }
+                }
+                for o in 0..6 {
+                    reached[o] = reached[canonical[o] as usize];
+                }
+                if !changed {
+                    break;
+                }
+            }
+            let below = fits_row(y + 1);
+            // SW and SE column moves from a pivot row of parity p.
+            let (sw, se) = if p == 0 { (-1, 0) } else { (0, 1) };
+            let mut next = [0u128; 6];
+            for o in 0..6 {
+                if canonical[o] as usize != o || reached[o] == 0 {
+                    continue;
+                }
+                let down = base[o][p] - base[o][1 - p];
+                let stays = (fits[o] >> 1)
+                    & (fits[o] << 1)
+                    & shift(fits[(o + 1) % 6], base[(o + 1) % 6][p] - base[o][p])
+                    & shift(fits[(o + 5) % 6], base[(o + 5) % 6][p] - base[o][p])
+                    & shift(below[o], -(sw + down))
+                    & shift(below[o], -(se + down));
+                let falls = shift(below[o], -(sw + down)) & shift(below[o], -(se + down));
+                let mut lock = reached[o] & !if resting { falls } else { stays };
+                while lock != 0 {
+                    let i = lock.trailing_zeros() as i32;
+                    lock &= lock - 1;
+                    let here = Pos {
+                        x: base[o][p] + i,
+                        y,
+                        orientation: o as u8,
+                    };
+                    let shape = unit.shape(here.orientation, here.y);
+                    let key = ((here.x + shape.dx_min) as u64)
+                        | ((here.y + shape.dy_min) as u64) << 16
+                        | (shape_ids[o][p] as u64) << 48;
+                    match locked_cells.entry(key) {
+                        Entry::Vacant(slot) => {
+                            slot.insert(locks.len());
+                            locks.push(here);
+                        }
+                        Entry::Occupied(slot) => {
+                            let kept = &mut locks[*slot.get()];
+                            if moves(here) < moves(*kept) {
+                                *kept = here;
+                            }
+                        }
+                    }
+                }
+                next[o] = (shift(reached[o], sw + down) | shift(reached[o], se + down)) & below[o];
+            }
+            for o in 0..6 {
+                next[o] = next[canonical[o] as usize];
+            }
+            if next.iter().all(|&m| m == 0) {
+                break;
+            }
+            reached = next;
+            fits = below;
+        }
+        by_moves(locks, moves)
+    }
+    use crate::core::rng::Rng;
     use crate::icfp2015::rules::game::{Outcome, Setup};
+    use crate::icfp2015::rules::hex::Cell;
     use std::collections::HashSet;
 
     fn setup(id: usize) -> Setup {
@@ -460,6 +741,69 @@ mod tests {
         assert_eq!(runs_through(free, 0b0101_0000_0001), 0b0111_0000_0001);
         assert_eq!(runs_through(free, 0b0001_0100_1000), free & !0b1);
         assert_eq!(runs_through(u128::MAX, 1 << 64), u128::MAX);
+    }
+
+    /// A board of `setup`'s size, each cell below a random row filled with a random chance
+    /// (full rows left in: the flood must not care).
+    fn random_board(setup: &Setup, rng: &mut Rng) -> Board {
+        let mut board = setup.start.clone();
+        let (width, height) = (setup.width(), setup.height());
+        let top = rng.range(height / 3..height + 1);
+        let chance = 0.9 * rng.f64();
+        for y in top..height {
+            for x in 0..width {
+                if rng.chance(chance) {
+                    board.set(Cell::new(x as i32, y as i32));
+                }
+            }
+        }
+        board
+    }
+
+    /// `lock_positions_where` returns exactly the positions, in the same order, of the `u128`
+    /// flood it replaced (`reference_lock_positions_where`): random boards of problems 9 (10
+    /// columns, pre-filled), 2 (15 x 30, 33 units), 18 (30, pre-filled), 14 (50), 24 (100:
+    /// the `u128` word) and problem 24 cut to 64 and 65 columns (the edges of the `u64`
+    /// word), every unit, from its spawn and from random positions, resting or not.
+    #[test]
+    fn lock_positions_are_those_of_the_u128_reference() {
+        let mut rng = Rng::new(2427);
+        let mut setups: Vec<(String, Setup)> = [9, 2, 18, 14, 24]
+            .into_iter()
+            .map(|id| (format!("problem {id}"), setup(id)))
+            .collect();
+        for width in [64, 65] {
+            let mut problem = setup(24).problem;
+            problem.width = width;
+            problem.filled.retain(|c| (c.x as usize) < width);
+            setups.push((format!("problem 24 at width {width}"), Setup::new(problem)));
+        }
+        let (mut compared, mut nonempty) = (0, 0);
+        for (name, setup) in &setups {
+            for _ in 0..6 {
+                let board = random_board(setup, &mut rng);
+                for (u, unit) in setup.units.iter().enumerate() {
+                    let mut starts = vec![unit.spawn];
+                    for _ in 0..3 {
+                        starts.push(Pos {
+                            x: rng.range(0..setup.width()) as i32,
+                            y: rng.range(0..setup.height()) as i32,
+                            orientation: rng.range(0..6) as u8,
+                        });
+                    }
+                    for start in starts {
+                        for resting in [false, true] {
+                            let want = reference_lock_positions_where(&board, unit, start, resting);
+                            let got = lock_positions_where(&board, unit, start, resting);
+                            assert_eq!(got, want, "{name} unit {u} from {start:?} {resting}");
+                            compared += 1;
+                            nonempty += usize::from(!want.is_empty());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 3000 && nonempty > 1500, "{compared} {nonempty}");
     }
 
     /// The flood fill finds the same locked cell sets as the BFS of `placements_from`, on

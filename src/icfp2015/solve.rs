@@ -694,9 +694,11 @@ fn tracing() -> bool {
 /// Asked only where one game's routes take a fifth of the time or more, so that only a few games can be played:
 /// on the small boards, where many are, the beam's games score more than the greedy merit says
 /// (bands promise more on 15, 17, 20, 22 and 23 too). With it, the time the band plan took.
-/// The greedy plan's rows count only by `afford`, the share of its routes the time left pays
-/// for: generated random-9 (55 x 58, 2,511 units, known phrases, `-t 5 -c 2`), routes estimated
-/// at 65 s for 2.5 s, scored 70-90 k routed as a beam plan against 224-257 k as a band plan.
+/// Against a band plan that lasts the game, the greedy plan's rows count only by `afford`, the
+/// share of its routes the time left pays for: generated random-9 (55 x 58, 2,511 units, known
+/// phrases, `-t 5 -c 2`), routes estimated at 65 s for 2.5 s, scored 70-90 k routed as a beam
+/// plan against 224-257 k as a band plan. A band plan that dies is not favoured so: problem 18
+/// at `-t 3 -c 1` took one that died at 237 units (25-32 k against 32-65 k).
 fn bands_promise_more_timed(
     setup: &Setup,
     seed: u32,
@@ -717,6 +719,11 @@ fn bands_promise_more_timed(
     );
     let band_time = started.elapsed();
     let locks = greedy_plan(setup, seed);
+    let afford = if band.locks.len() == order.len() {
+        afford
+    } else {
+        1.0
+    };
     let moves = bands::merit(setup, &setup.start, order, &locks, 0) as f64;
     let usual =
         moves + (bands::merit(setup, &setup.start, order, &locks, power) as f64 - moves) * afford;

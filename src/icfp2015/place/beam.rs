@@ -117,6 +117,7 @@ fn plan_sized(
     };
     let phrase_guess = 3 * setup.height() as u64;
     let with_rows = weights.rows != 0.0;
+    let sees_boards = weights.sees_boards();
     let start_features = Features::of_with(start, with_rows);
     let start_term = start_features.value(weights);
     // Only the rows' terms: a child's from its parent's (`rows_after_lock`).
@@ -238,9 +239,14 @@ fn plan_sized(
                 if weights.spawn != 0.0 {
                     value += weights.spawn * overlap(unit, pos, &spawn_rows) as f64;
                 }
-                // A lock that clears rows, or a board term beyond rows: the whole board's pass.
+                // A board term beyond rows: the child's `Features` from the parent's; a lock
+                // that clears rows: the whole board's pass.
                 let (term, rows) = match rows_after {
                     Some(rows) => (weights.rows * rows, rows),
+                    None if lines == 0 && sees_boards => {
+                        let features = evaluator.features_after_lock(with_rows);
+                        (features.value(weights), features.rows)
+                    }
                     None => board_term_after_lock(
                         &parent,
                         unit,

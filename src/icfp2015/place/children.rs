@@ -1,14 +1,17 @@
-//! The beam's children valued fast: `placement_value` and, where rows is the only board term,
-//! `rows_after_lock` of every lock of one parent board, in one pass per lock, same numbers.
+//! The beam's children valued fast: `placement_value`, `rows_after_lock` and the whole board's
+//! `Features` of every lock of one parent board, from what the parent's locks share, same numbers.
 //
 // Same values, bit for bit, as `value::placement_value` and `value::rows_after_lock` (the same
 // integer counts, the same `f64` operations in the same order; tests below and in
 // tests/icfp2015_layers.rs compare them on random boards), made cheaper by what a parent's
 // ~100-300 locks share: the board's rows (as 64-bit words where the board is at most 64
 // columns wide: half the work of a `u128` for every shift, mask and count), its top, its own
-// row terms, and the unit's rows shifted once per lock instead of once per use.
+// row terms, and the unit's rows shifted once per lock instead of once per use. A child's
+// `Features` (the big-unit mix's board term) start from the parent's state at the unit's first
+// row and stop where the flood and the column mask meet the parent's again.
 
 use super::value::tables::OPEN_POWERS;
+use super::value::Features;
 use super::weights::Weights;
 use crate::core::bitboard::RowWord;
 use crate::icfp2015::rules::unit::{Pos, Unit};
@@ -20,6 +23,8 @@ pub(crate) trait Lane: RowWord {
     fn from_row(row: u128) -> Self;
     /// The word with only bit 0 set.
     const ONE: Self;
+    /// `placement::runs_through` in this word: the runs of `free` that hold a bit of `seeds`.
+    fn runs_through(free: Self, seeds: Self) -> Self;
 }
 
 impl Lane for u64 {
@@ -28,6 +33,13 @@ impl Lane for u64 {
         row as u64
     }
     const ONE: u64 = 1;
+    #[inline]
+    fn runs_through(free: u64, seeds: u64) -> u64 {
+        let east = (free.wrapping_add(seeds) ^ free ^ seeds) & free;
+        let (free_r, seeds_r) = (free.reverse_bits(), seeds.reverse_bits());
+        let west = (free_r.wrapping_add(seeds_r) ^ free_r ^ seeds_r) & free_r;
+        east | west.reverse_bits() | seeds
+    }
 }
 
 impl Lane for u128 {
@@ -36,6 +48,13 @@ impl Lane for u128 {
         row
     }
     const ONE: u128 = 1;
+    #[inline]
+    fn runs_through(free: u128, seeds: u128) -> u128 {
+        let east = (free.wrapping_add(seeds) ^ free ^ seeds) & free;
+        let (free_r, seeds_r) = (free.reverse_bits(), seeds.reverse_bits());
+        let west = (free_r.wrapping_add(seeds_r) ^ free_r ^ seeds_r) & free_r;
+        east | west.reverse_bits() | seeds
+    }
 }
 
 /// One parent board, loaded for valuing its locks; its buffers are kept from parent to parent.
@@ -57,6 +76,27 @@ pub(crate) struct ParentBoard<W: Lane> {
     height: i32,
     /// The first filled row (the height when the board is empty).
     top: i32,
+    /// The first row of the unit last placed by `place_unit`.
+    first: i32,
+    /// The parent's `Features` state per row, for its children's (`features_after_lock`).
+    state: BoardState<W>,
+}
+
+/// A board's `Features::of` pass kept per row, filled the first time a child asks
+/// (`ParentBoard::features_after_lock`).
+struct BoardState<W> {
+    ready: bool,
+    /// Per row: the empty cells the flood reaches, and the columns filled at or above it
+    /// (all and none above the first filled row).
+    reached: Vec<W>,
+    columns: Vec<W>,
+    /// Per row, the holes, covered cells and bumps of the rows from it down (one more entry,
+    /// 0, for the row under the board).
+    below: Vec<[u32; 3]>,
+    /// Per row from the first filled one, `Features::rows`' running sum before the row's term.
+    row_sums: Vec<f64>,
+    /// The first filled row (the height when the board is empty).
+    clear: usize,
 }
 
 impl<W: Lane> ParentBoard<W> {
@@ -73,6 +113,15 @@ impl<W: Lane> ParentBoard<W> {
             width: 0,
             height: 0,
             top: 0,
+            first: 0,
+            state: BoardState {
+                ready: false,
+                reached: Vec::new(),
+                columns: Vec::new(),
+                below: Vec::new(),
+                row_sums: Vec::new(),
+                clear: 0,
+            },
         }
     }
 
@@ -91,6 +140,7 @@ impl<W: Lane> ParentBoard<W> {
         self.width = width as u32;
         self.height = rows.len() as i32;
         self.top = rows.iter().position(|&r| r != 0).unwrap_or(rows.len()) as i32;
+        self.state.ready = false;
     }
 
     /// Makes the neighbour planes valid from row `from` down.
@@ -144,7 +194,8 @@ impl<W: Lane> ParentBoard<W> {
         self.unit_rows
             .extend(shape.rows.iter().map(|&r| W::from_row(r) << left));
         self.unit_rows.push(W::EMPTY);
-        pos.y + shape.dy_min
+        self.first = pos.y + shape.dy_min;
+        self.first
     }
 
     /// `value::placement_value(board, unit, pos, w)` of this board, and where `rows_before`
@@ -244,6 +295,142 @@ impl<W: Lane> ParentBoard<W> {
         }
         sum
     }
+}
+
+impl<W: Lane> ParentBoard<W> {
+    /// Fills the parent's per-row `Features` state (`BoardState`) and all its own row terms:
+    /// `Features::of_with` of the board, kept row by row.
+    fn load_state(&mut self) {
+        let (full, height) = (self.full, self.rows.len());
+        let clear = self.top as usize;
+        let state = &mut self.state;
+        state.clear = clear;
+        state.reached.clear();
+        state.reached.resize(height, full);
+        state.columns.clear();
+        state.columns.resize(height, W::EMPTY);
+        state.row_sums.clear();
+        state.row_sums.resize(height, 0.0);
+        state.below.clear();
+        state.below.resize(height + 1, [0; 3]);
+        let mut above = None;
+        for y in 0..height {
+            if self.own_terms[y].is_nan() {
+                self.own_terms[y] = self.terms.term(self.rows[y], above, y);
+            }
+            above = Some(self.rows[y]);
+        }
+        let mut sum = clear_rows_sum(clear, height);
+        let (mut reached, mut columns) = (full, W::EMPTY);
+        for y in clear..height {
+            state.row_sums[y] = sum;
+            sum += self.own_terms[y];
+            (reached, columns, state.below[y]) = flood_row(self.rows[y], reached, columns, y, full);
+            state.reached[y] = reached;
+            state.columns[y] = columns;
+        }
+        // Each row's own counts, summed from the bottom up.
+        for y in (0..height).rev() {
+            let (next, here) = (state.below[y + 1], state.below[y]);
+            state.below[y] = [next[0] + here[0], next[1] + here[1], next[2] + here[2]];
+        }
+        state.ready = true;
+    }
+
+    /// `Features::of_with(board, with_rows)` of the board with the unit of the last
+    /// [`ParentBoard::value`] locked, a lock that cleared no row: the rows above the unit's
+    /// first are the parent's, and below the unit, from the first row where the flood's reached
+    /// cells and the filled columns are the parent's again, so are the counts. `rows` is summed
+    /// in the reference's order (the parent's running sum, the changed rows' terms, then the
+    /// parent's own terms): the same bits.
+    pub(crate) fn features_after_lock(&mut self, with_rows: bool) -> Features {
+        if !self.state.ready {
+            self.load_state();
+        }
+        let (full, height) = (self.full, self.rows.len());
+        let first = self.first as usize;
+        let unit_end = first + self.unit_rows.len() - 2;
+        let state = &self.state;
+        let child_row = |y: usize| -> W {
+            match y.checked_sub(first) {
+                Some(i) if y < unit_end => self.rows[y] | self.unit_rows[i + 1],
+                _ => self.rows[y],
+            }
+        };
+        let (mut reached, mut columns) = match first.checked_sub(1) {
+            Some(y) => (state.reached[y], state.columns[y]),
+            None => (full, W::EMPTY),
+        };
+        let (top, at) = (state.below[0], state.below[first]);
+        let mut counts = [top[0] - at[0], top[1] - at[1], top[2] - at[2]];
+        for y in first..height {
+            let row_counts;
+            (reached, columns, row_counts) = flood_row(child_row(y), reached, columns, y, full);
+            for (count, add) in counts.iter_mut().zip(row_counts) {
+                *count += add;
+            }
+            if y + 1 >= unit_end && reached == state.reached[y] && columns == state.columns[y] {
+                for (count, add) in counts.iter_mut().zip(state.below[y + 1]) {
+                    *count += add;
+                }
+                break;
+            }
+        }
+        let clear = state.clear.min(first);
+        let rows = if with_rows {
+            let mut sum = if clear == state.clear {
+                state.row_sums[first]
+            } else {
+                clear_rows_sum(clear, height)
+            };
+            let end = (unit_end + 1).min(height);
+            let mut above = first.checked_sub(1).map(|y| self.rows[y]);
+            for y in first..end {
+                let row = child_row(y);
+                sum += self.terms.term(row, above, y);
+                above = Some(row);
+            }
+            for &term in &self.own_terms[end..] {
+                sum += term;
+            }
+            sum
+        } else {
+            clear_rows_sum(clear, height)
+        };
+        Features {
+            holes: counts[0],
+            covered: counts[1],
+            bumps: counts[2],
+            clear_rows: clear as u32,
+            rows,
+        }
+    }
+}
+
+/// `Features::rows`' sum of the `clear` empty rows on top of a board of `height` rows, as
+/// `Features::of_with` starts it.
+fn clear_rows_sum(clear: usize, height: usize) -> f64 {
+    let height = height as f64;
+    clear as f64 * 0.2 * (2.0 * height - clear as f64 + 1.0) / 2.0 / height
+}
+
+/// One row `y` of `Features::of_with`'s pass: from the reached cells of the row above and
+/// the columns filled above, the row's reached cells, the columns filled at or above it, and
+/// its holes, covered cells and bumps.
+#[inline]
+fn flood_row<W: Lane>(row: W, reached: W, columns: W, y: usize, full: W) -> (W, W, [u32; 3]) {
+    let empty = !row & full;
+    let seeds = if y % 2 == 1 {
+        reached >> 1 | reached
+    } else {
+        reached | reached << 1
+    };
+    let reached = W::runs_through(empty, seeds & empty);
+    let holes = (empty & !reached).count_ones();
+    let covered = (columns & empty).count_ones();
+    let columns = columns | row;
+    let bumps = ((columns ^ columns >> 1) & full >> 1).count_ones();
+    (reached, columns, [holes, covered, bumps])
 }
 
 /// A board's width and height, for the terms of `Features::rows`.
@@ -346,6 +533,14 @@ impl Parent {
             Parent::Wide(board) => board.value(unit, pos, w, rows_before),
         }
     }
+
+    /// [`ParentBoard::features_after_lock`].
+    pub(crate) fn features_after_lock(&mut self, with_rows: bool) -> Features {
+        match self {
+            Parent::Narrow(board) => board.features_after_lock(with_rows),
+            Parent::Wide(board) => board.features_after_lock(with_rows),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -424,6 +619,51 @@ mod tests {
                         }
                         let (_, _, none) = parent.value(unit, pos, &w, None);
                         assert_eq!(none, None);
+                    }
+                }
+            }
+        }
+        assert!(checked > 5000, "{checked}");
+    }
+
+    #[test]
+    fn a_childs_features_are_those_of_the_locked_board() {
+        // Random boards of problems 18 (30 columns, pre-filled), 9 (10), 2 (15 x 30), 6 and 24
+        // (100: the u128 lane), every lock of every unit that clears no row, with and without
+        // rows: the same counts and `f64` bits as `Features::of_with` of the locked board.
+        let mut rng = Rng::new(2827);
+        let mut checked = 0;
+        for id in [18, 9, 2, 6, 24] {
+            let setup = Setup::bundled(id);
+            let mut parent = Parent::for_width(setup.width());
+            for round in 0..10 {
+                // Some boards as the game starts them (empty above a pre-filled part).
+                let board = if round == 0 {
+                    setup.start.clone()
+                } else {
+                    random_board(&setup, &mut rng)
+                };
+                parent.load(board.rows(), setup.width());
+                let w = Weights::default();
+                for unit in &setup.units {
+                    for pos in lock_positions(&board, unit, unit.spawn) {
+                        let (_, lines, _) = parent.value(unit, pos, &w, None);
+                        if lines != 0 {
+                            continue;
+                        }
+                        let mut locked = board.clone();
+                        locked.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+                        for with_rows in [true, false] {
+                            let want = Features::of_with(&locked, with_rows);
+                            let got = parent.features_after_lock(with_rows);
+                            assert_eq!(
+                                (got.holes, got.covered, got.bumps, got.clear_rows),
+                                (want.holes, want.covered, want.bumps, want.clear_rows),
+                                "problem {id} {pos:?}"
+                            );
+                            assert_eq!(got.rows.to_bits(), want.rows.to_bits(), "{id} {pos:?}");
+                        }
+                        checked += 1;
                     }
                 }
             }

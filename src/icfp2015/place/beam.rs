@@ -350,7 +350,14 @@ fn plan_sized(
         if !burst.is_empty() {
             for node in &mut next {
                 child.load_rows(next_boards.get(node.slot));
-                let ahead = burst_value(&child, &burst, weights, &spawn_rows, &mut scratch);
+                let ahead = burst_value(
+                    &child,
+                    &burst,
+                    weights,
+                    &spawn_rows,
+                    &mut scratch,
+                    &mut evaluator,
+                );
                 let term = weights.ahead * ahead;
                 node.value += term;
                 node.board_term += term;

@@ -11,9 +11,10 @@
 // row and stop where the flood and the column mask meet the parent's again.
 
 use super::value::tables::OPEN_POWERS;
-use super::value::Features;
+use super::value::{Features, LockValues};
 use super::weights::Weights;
 use crate::core::bitboard::RowWord;
+use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::unit::{Pos, Unit};
 
 /// A row word the children's values are computed in: `u64` for boards up to 64 columns,
@@ -543,13 +544,22 @@ impl Parent {
     }
 }
 
+impl LockValues for Parent {
+    fn load_board(&mut self, board: &Board) {
+        self.load(board.rows(), board.width());
+    }
+
+    fn lock_value(&mut self, _board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> f64 {
+        self.value(unit, pos, w, None).0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::rng::Rng;
     use crate::icfp2015::place::placement::lock_positions;
     use crate::icfp2015::place::value::{placement_value, rows_after_lock, Features, RowTerms};
-    use crate::icfp2015::rules::board::Board;
     use crate::icfp2015::rules::game::Setup;
     use crate::icfp2015::rules::hex::Cell;
 
@@ -624,6 +634,62 @@ mod tests {
             }
         }
         assert!(checked > 5000, "{checked}");
+    }
+
+    #[test]
+    fn the_burst_look_ahead_values_locks_as_placement_value_does() {
+        // Problems 18 (a 17-cell and five 9-cell units among single cells) and 24 (100
+        // columns: the u128 lane), random boards and the start: bursts of one to three big
+        // units valued through a `Parent` and through `placement_value`, the same `f64` bits.
+        use crate::icfp2015::place::value::{burst_value, spawn_cells, PlainValues};
+        let mut rng = Rng::new(2828);
+        let (mut checked, mut placed) = (0, 0);
+        for id in [18, 24] {
+            let setup = Setup::bundled(id);
+            let w = Weights::for_setup(&setup);
+            let spawn_rows = spawn_cells(&setup);
+            let mean =
+                setup.units.iter().map(|u| u.size).sum::<u32>() as f64 / setup.units.len() as f64;
+            let big: Vec<&Unit> = setup
+                .units
+                .iter()
+                .filter(|u| u.size as f64 > 2.0 * mean)
+                .collect();
+            assert!(!big.is_empty());
+            let mut parent = Parent::for_width(setup.width());
+            let mut scratch = setup.start.clone();
+            for round in 0..16 {
+                let board = if round == 0 {
+                    setup.start.clone()
+                } else {
+                    random_board(&setup, &mut rng)
+                };
+                for length in 1..=3 {
+                    let burst: Vec<&Unit> =
+                        (0..length).map(|_| big[rng.range(0..big.len())]).collect();
+                    let fast =
+                        burst_value(&board, &burst, &w, &spawn_rows, &mut scratch, &mut parent);
+                    let plain = burst_value(
+                        &board,
+                        &burst,
+                        &w,
+                        &spawn_rows,
+                        &mut scratch,
+                        &mut PlainValues,
+                    );
+                    assert_eq!(
+                        fast.to_bits(),
+                        plain.to_bits(),
+                        "problem {id} round {round}"
+                    );
+                    checked += 1;
+                    // Above `NO_ROOM` (-1000): the first unit found a place.
+                    placed += usize::from(fast > -900.0);
+                }
+            }
+        }
+        assert_eq!(checked, 96);
+        assert!(placed > 40, "{placed}");
     }
 
     #[test]

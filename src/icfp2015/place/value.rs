@@ -272,17 +272,48 @@ pub(crate) fn rows_after_lock(
     sum
 }
 
+/// How the look-ahead values a unit's locks on one board: by `placement_value` (`PlainValues`,
+/// the tests' reference), or by the beam's `children::Parent` (the same bits; problem 18 at
+/// width 8: 8.67 G -> 5.23 G instructions for the plan, docs/icfp2015.md Part 28).
+pub(crate) trait LockValues {
+    /// Takes `board`, whose locks the next calls of `lock_value` value.
+    fn load_board(&mut self, board: &Board);
+    /// `placement_value(board, unit, pos, w).0`, `board` being the one loaded.
+    fn lock_value(&mut self, board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> f64;
+}
+
+/// [`LockValues`] by `placement_value` itself: the reference the beam's values are tested
+/// against.
+#[cfg(test)]
+pub(crate) struct PlainValues;
+
+#[cfg(test)]
+impl LockValues for PlainValues {
+    fn load_board(&mut self, _board: &Board) {}
+
+    fn lock_value(&mut self, board: &Board, unit: &Unit, pos: Pos, w: &Weights) -> f64 {
+        placement_value(board, unit, pos, w).0
+    }
+}
+
 /// Where `unit` locks best on `board` by its placement value with the spawn term, and that
 /// value; `None` when it cannot spawn or lock anywhere.
-fn best_place(board: &Board, unit: &Unit, w: &Weights, spawn_rows: &[u128]) -> Option<(f64, Pos)> {
+fn best_place(
+    board: &Board,
+    unit: &Unit,
+    w: &Weights,
+    spawn_rows: &[u128],
+    values: &mut impl LockValues,
+) -> Option<(f64, Pos)> {
     let spawn = unit.spawn;
     if !board.fits(unit.shape(spawn.orientation, spawn.y), spawn.x, spawn.y) {
         return None;
     }
+    values.load_board(board);
     lock_positions_where(board, unit, spawn, w.resting)
         .into_iter()
         .map(|pos| {
-            let value = placement_value(board, unit, pos, w).0
+            let value = values.lock_value(board, unit, pos, w)
                 + w.spawn * overlap(unit, pos, spawn_rows) as f64;
             (value, pos)
         })
@@ -291,20 +322,23 @@ fn best_place(board: &Board, unit: &Unit, w: &Weights, spawn_rows: &[u128]) -> O
 
 /// The look-ahead over a burst of big units (the next few, in order): the first's best
 /// placement value (with the spawn term), low when the only places left are high on the
-/// stack, `NO_ROOM` when it cannot spawn or lock anywhere; plus `NO_ROOM` if, each locked at its best place in turn (the units
-/// between them ignored), a later one cannot spawn or lock. `scratch` is any board of the same
-/// size.
+/// stack, `NO_ROOM` when it cannot spawn or lock anywhere; plus `NO_ROOM` if, each locked at
+/// its best place in turn (the units between them ignored), a later one cannot spawn or lock.
+/// `scratch` is any board of the same size; `values` values the locks. Measured (perf,
+/// `icfp2015_survive --width 8` on a 40 x 30 game of 5000 units with 11-14-cell units among
+/// small ones, docs/icfp2015.md Part 28): by `placement_value` this took ~75 % of the plan.
 pub(crate) fn burst_value(
     board: &Board,
     burst: &[&Unit],
     w: &Weights,
     spawn_rows: &[u128],
     scratch: &mut Board,
+    values: &mut impl LockValues,
 ) -> f64 {
     let Some((&first, rest)) = burst.split_first() else {
         return 0.0;
     };
-    let Some((value, pos)) = best_place(board, first, w, spawn_rows) else {
+    let Some((value, pos)) = best_place(board, first, w, spawn_rows, values) else {
         return NO_ROOM;
     };
     if rest.is_empty() {
@@ -313,7 +347,7 @@ pub(crate) fn burst_value(
     scratch.load_rows(board.rows());
     scratch.lock(first.shape(pos.orientation, pos.y), pos.x, pos.y);
     for &unit in rest {
-        match best_place(scratch, unit, w, spawn_rows) {
+        match best_place(scratch, unit, w, spawn_rows, values) {
             Some((_, pos)) => {
                 scratch.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
             }
@@ -463,12 +497,28 @@ mod tests {
         let w = Weights::default();
         let spawn_rows = spawn_cells(&setup);
         let mut scratch = setup.start.clone();
-        assert!(burst_value(&setup.start, &[blob], &w, &spawn_rows, &mut scratch) > NO_ROOM);
+        assert!(
+            burst_value(
+                &setup.start,
+                &[blob],
+                &w,
+                &spawn_rows,
+                &mut scratch,
+                &mut PlainValues
+            ) > NO_ROOM
+        );
         let mut board = setup.start.clone();
         let p = blob.spawn;
         board.lock(blob.shape(p.orientation, p.y), p.x, p.y);
         assert_eq!(
-            burst_value(&board, &[blob], &w, &spawn_rows, &mut scratch),
+            burst_value(
+                &board,
+                &[blob],
+                &w,
+                &spawn_rows,
+                &mut scratch,
+                &mut PlainValues
+            ),
             NO_ROOM
         );
     }
@@ -487,10 +537,24 @@ mod tests {
         let spawn_rows = spawn_cells(&setup);
         let mut scratch = setup.start.clone();
         let empty = &setup.start;
-        let one = burst_value(empty, &[blob], &w, &spawn_rows, &mut scratch);
+        let one = burst_value(
+            empty,
+            &[blob],
+            &w,
+            &spawn_rows,
+            &mut scratch,
+            &mut PlainValues,
+        );
         assert!(one > NO_ROOM);
         assert_eq!(
-            burst_value(empty, &[blob, blob, blob], &w, &spawn_rows, &mut scratch),
+            burst_value(
+                empty,
+                &[blob, blob, blob],
+                &w,
+                &spawn_rows,
+                &mut scratch,
+                &mut PlainValues
+            ),
             one
         );
         // Every cell filled but the blob's spawn cells and the last column (so no row is
@@ -506,10 +570,24 @@ mod tests {
                 }
             }
         }
-        let first = burst_value(&board, &[blob], &w, &spawn_rows, &mut scratch);
+        let first = burst_value(
+            &board,
+            &[blob],
+            &w,
+            &spawn_rows,
+            &mut scratch,
+            &mut PlainValues,
+        );
         assert!(first > NO_ROOM);
         assert_eq!(
-            burst_value(&board, &[blob, blob], &w, &spawn_rows, &mut scratch),
+            burst_value(
+                &board,
+                &[blob, blob],
+                &w,
+                &spawn_rows,
+                &mut scratch,
+                &mut PlainValues
+            ),
             first + NO_ROOM
         );
     }

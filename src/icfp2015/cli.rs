@@ -226,9 +226,10 @@ pub struct PlayArgs {
     #[arg(short = 't', long = "time", value_name = "SECONDS", allow_negative_numbers = true,
         value_parser = crate::core::cli::parse_seconds)]
     pub time: Option<f64>,
-    /// Memory limit in megabytes (1 to 1048576): fewer threads run when -c of them would not fit
-    /// (a thread takes ~32 MB plus 700 bytes a board cell: 28 MB on the qualifier problems, 850
-    /// MB on a 128 x 10000 board; one thread runs whatever the limit).
+    /// Memory limit in megabytes (16 to 1048576): fewer threads run when -c of them would not
+    /// fit (a thread takes ~4 MB plus 110 bytes a board cell: 4 MB on the qualifier problems,
+    /// 140 MB on a 128 x 10000 board), and their search tables take a share of what is left;
+    /// where not one fits, every seed gets the quickest (drop) answer.
     #[arg(short = 'm', long = "memory", value_name = "MEGABYTES", value_parser = crate::core::cli::parse_megabytes)]
     pub memory: Option<u64>,
     /// Threads to play seeds on, 1 to 1024, capped at the cores this process may use [default: 1].
@@ -333,10 +334,15 @@ pub fn run_with(
             let setups = load_problems(&args.files)?;
             let time = Duration::from_secs_f64(args.time.unwrap_or(3600.0));
             let cores = crate::core::cli::threads_available(args.cores.unwrap_or(1));
-            let cells = setups.iter().map(|s| s.width() * s.height()).max();
-            let threads = super::play::threads_within(cores, args.memory, cells.unwrap_or(0));
-            let memory = super::play::search_memory(args.memory, threads, cells.unwrap_or(0));
-            let played = super::play::play_all(&setups, &phrases, time, threads, memory);
+            let plan = super::play::plan_memory(cores, args.memory, &setups)
+                .map_err(|e| CliError::input(format!("icfp2015 play: {e}")))?;
+            if plan.threads == 0 {
+                eprintln!(
+                    "icfp2015 play: a search of this board does not fit in -m {} MB: every seed gets the drop answer",
+                    args.memory.unwrap_or(0)
+                );
+            }
+            let played = super::play::play_all(&setups, &phrases, time, plan);
             writeln!(out, "{}", Solution::to_json(&played))
                 .and_then(|()| out.flush())
                 .map_err(write_err)?;

@@ -23,34 +23,113 @@ pub use super::rules::qualifiers::QUALIFIER_PROBLEMS;
 /// `problem  best_score  best_team  unagi_score  unagi_rank  fb_score  fb_rank  fb_phrases`.
 pub const LEADERBOARD_TSV: &str = include_str!("../../data/icfp2015/leaderboard.tsv");
 
-/// Peak memory of one search thread, with the process's own: `/usr/bin/time -v podium
-/// icfp2015 play -f problem_14.json -t 8 -c 1` peaks at 28 MB (the DP's table over 50 rows),
-/// problem 24 at 10 MB (2026-11-22); the beam's width is bounded (`place::beam::MAX_WIDTH`).
-const MEGABYTES_PER_THREAD: u64 = 32;
+/// The process before any search: code, libraries and the problems. `play_icfp2015 -t 0`
+/// peaks at 3.5 MB on problem 13 and 5.1 MB on a 128 x 10,000 board (`/usr/bin/time`,
+/// 2026-11-27).
+const PROCESS_MEGABYTES: u64 = 8;
 
-/// What a thread holds per board cell beyond that (position grids of 6 rotations, distances,
-/// back links): 128-wide boards of 1,000 and 4,000 rows peak at 96 and 351 MB with `-c 1`, 665
-/// bytes a cell (2026-11-25), so 128 x 10,000 takes 816 MB a thread.
-const BYTES_PER_CELL: u64 = 700;
+/// A search thread beyond its tables ([`SearchMemory`]) and its board's cells: its stack's
+/// touched pages, the routes' scribe, games and plans. Problem 13 at `-t 15 -c 1 -m 40` (tables
+/// capped to 22 MB) peaked at 6 MB in all (2026-11-27).
+const THREAD_MEGABYTES: u64 = 4;
 
-/// The threads to run for `-c cores` under `-m megabytes` on boards of at most `cells`: as many
-/// as fit, at least one (which on the largest legal board needs ~900 MB whatever `-m` says).
-pub fn threads_within(cores: usize, megabytes: Option<u64>, cells: usize) -> usize {
-    let per_thread = MEGABYTES_PER_THREAD + ((cells as u64).saturating_mul(BYTES_PER_CELL) >> 20);
-    let fit = megabytes.map_or(usize::MAX, |m| (m / per_thread).max(1) as usize);
-    cores.clamp(1, fit)
+/// What a search thread holds per board cell: the falling unit's reach and the route's
+/// distances over 6 orientations. A 128 x 10,000 board's routes took 132 MB (heaptrack, `-t 10
+/// -c 1`, 2026-11-27: 101 MB of reach, 31 MB of distances), 103 bytes a cell; before the DP's
+/// table was capped they took 830 MB (700 bytes a cell).
+const BYTES_PER_CELL: u64 = 110;
+
+/// The least `-m` podium honours: the process and the quickest answers of a small problem.
+/// Below it `play` refuses in one line (exit 2), as for `-m 0`.
+pub const MIN_MEGABYTES: u64 = 16;
+
+/// What `play` keeps of `-m` under `megabytes` for `setups` on at most `cores` threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryPlan {
+    /// Search threads; 0 where not even one fits beside the answers (every seed then gets the
+    /// drop answer).
+    pub threads: usize,
+    /// Each thread's tables.
+    pub memory: SearchMemory,
+    /// The most bytes a drop answer's text may take.
+    pub drop_bytes: usize,
 }
 
-/// What each of `threads` threads' short-game search may hold under `-m megabytes` on boards of
-/// at most `cells`: its share of `-m` beyond [`MEGABYTES_PER_THREAD`] and the board's
-/// [`BYTES_PER_CELL`]. Problem 13 at `-t 30 -m 40` (one thread) peaked at 106 MB before.
-pub fn search_memory(megabytes: Option<u64>, threads: usize, cells: usize) -> SearchMemory {
+/// The copies of an answer's text held at once: the answer, its JSON, the evaluator's and a
+/// growing string's spare room. With two, 2 seeds' drop answers on a 128 x 10,000 board took
+/// 74 MB under `-m 64` (2026-11-27).
+const ANSWER_COPIES: u64 = 4;
+
+/// The bytes the answers of `setups` may hold: every unit of a seed's source falling the
+/// board's height (a text byte a row), [`ANSWER_COPIES`] times. 8 kB for problem 13, 600 MB
+/// for 3 seeds of 5,000 units on 10,000 rows.
+fn answer_bytes(setups: &[Setup]) -> u64 {
+    setups
+        .iter()
+        .map(|s| {
+            let p = &s.problem;
+            ANSWER_COPIES * p.source_seeds.len() as u64 * p.source_length as u64 * p.height as u64
+        })
+        .sum()
+}
+
+/// How `play` runs under `-m megabytes` (none: no limit) on `cores` cores: as many search
+/// threads as fit beside the process and the answers, each thread's tables within its share
+/// of what is left; none where even one does not fit. `Err` below [`MIN_MEGABYTES`].
+pub fn plan_memory(
+    cores: usize,
+    megabytes: Option<u64>,
+    setups: &[Setup],
+) -> Result<MemoryPlan, String> {
+    let cells = setups
+        .iter()
+        .map(|s| s.width() * s.height())
+        .max()
+        .unwrap_or(0) as u64;
     let Some(m) = megabytes else {
-        return SearchMemory::AMPLE;
+        return Ok(MemoryPlan {
+            threads: cores.max(1),
+            memory: SearchMemory::AMPLE,
+            drop_bytes: usize::MAX,
+        });
     };
-    let share = (m << 20) / threads.max(1) as u64;
-    let held = (MEGABYTES_PER_THREAD << 20) + (cells as u64).saturating_mul(BYTES_PER_CELL);
-    SearchMemory::within(usize::try_from(share.saturating_sub(held)).unwrap_or(usize::MAX))
+    if m < MIN_MEGABYTES {
+        return Err(format!(
+            "-m {m} is below the {MIN_MEGABYTES} MB podium needs (its code and the quickest answers)"
+        ));
+    }
+    let limit = m << 20;
+    let process = (PROCESS_MEGABYTES << 20) + answer_bytes(setups);
+    let per_thread = (THREAD_MEGABYTES << 20) + cells.saturating_mul(BYTES_PER_CELL);
+    let jobs: u64 = setups
+        .iter()
+        .map(|s| s.problem.source_seeds.len() as u64)
+        .sum();
+    let drop_bytes =
+        (limit.saturating_sub(PROCESS_MEGABYTES << 20) / (ANSWER_COPIES * jobs.max(1))) as usize;
+    let left = limit.saturating_sub(process);
+    let fit = (left / per_thread.max(1)) as usize;
+    let threads = cores.max(1).min(fit);
+    let share = left.checked_div(threads as u64).unwrap_or(0);
+    let tables = usize::try_from(share.saturating_sub(per_thread)).unwrap_or(usize::MAX);
+    Ok(MemoryPlan {
+        threads,
+        memory: SearchMemory::within(tables),
+        drop_bytes,
+    })
+}
+
+/// The stack of a search thread: the short game's branch and bound recurses once a level
+/// (`spell::deep::DEEPEST` levels at most); only the pages it touches are resident.
+pub const SEARCH_STACK: usize = 32 << 20;
+
+/// `cores` threads without a memory limit (the benches).
+fn ample(cores: usize) -> MemoryPlan {
+    MemoryPlan {
+        threads: cores.max(1),
+        memory: SearchMemory::AMPLE,
+        drop_bytes: usize::MAX,
+    }
 }
 
 /// What `play` keeps after the watchdog (below) for the jobs still running: their quickest
@@ -88,14 +167,19 @@ const FALLBACK_FLOOR: Duration = Duration::from_millis(50);
 /// the problem's size: each solution has been re-scored by the evaluator, and its tag says the
 /// solver and the score. Jobs that have not finished (or not started) by the watchdog's share of
 /// `time` get the quickest legal answer instead; their threads are left to end with the process.
-/// A short game's search keeps its tables within `memory` a thread ([`search_memory`]).
+/// It runs `plan.threads` threads (none: every seed gets the drop answer), each search's
+/// tables within `plan.memory` ([`plan_memory`]).
 pub fn play_all(
     setups: &[Setup],
     phrases: &PhraseSet,
     time: Duration,
-    cores: usize,
-    memory: SearchMemory,
+    plan: MemoryPlan,
 ) -> Vec<Solution> {
+    let MemoryPlan {
+        threads: cores,
+        memory,
+        drop_bytes,
+    } = plan;
     let started = Instant::now();
     let jobs: Arc<Vec<(usize, u32)>> = Arc::new(
         setups
@@ -107,7 +191,7 @@ pub fn play_all(
     // Cores beyond one per job run more searches of the same job side by side (each from
     // other weights), and the best game is kept.
     let per_job = (cores / jobs.len().max(1)).max(1);
-    let cores = cores.clamp(1, jobs.len().max(1));
+    let cores = cores.min(jobs.len());
     let (searching, watchdog, fallback_by) = schedule(time);
     let shared = Arc::new((setups.to_vec(), phrases.clone()));
     // The costliest jobs start first (routes grow with units x rows x columns), so the last
@@ -130,7 +214,8 @@ pub fn play_all(
             Arc::clone(&results),
             done.clone(),
         );
-        std::thread::spawn(move || {
+        let thread = std::thread::Builder::new().stack_size(SEARCH_STACK);
+        let spawned = thread.spawn(move || {
             let (setups, phrases) = &*shared;
             loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
@@ -157,6 +242,8 @@ pub fn play_all(
                 let _ = done.send(());
             }
         });
+        // A thread the system refuses leaves its jobs to the others, or to the drop answer.
+        drop(spawned);
     }
     drop(done);
     let mut answered = 0;
@@ -181,7 +268,7 @@ pub fn play_all(
             if let (Some(played), true) = (&best, ended) {
                 return solution(setup, seed, played.score, played.commands.clone());
             }
-            let text = drop_answer(setup, seed, &fallback);
+            let text = drop_answer_within(setup, seed, &fallback, drop_bytes);
             let score = evaluate(setup, u64::from(seed), &text, phrases)
                 .ok()
                 .filter(|e| e.error.is_none())
@@ -239,18 +326,23 @@ fn play_job(
     offer: &(dyn Fn(&Played) + Sync),
 ) -> Played {
     if per_job == 1 {
+        memory.install();
         return solve_offering(setup, seed, phrases, deadline, 0, memory, offer);
     }
     std::thread::scope(|inner| {
         let searches: Vec<_> = (0..per_job as u32)
             .map(|v| {
-                inner
-                    .spawn(move || solve_offering(setup, seed, phrases, deadline, v, memory, offer))
+                std::thread::Builder::new()
+                    .stack_size(SEARCH_STACK)
+                    .spawn_scoped(inner, move || {
+                        memory.install();
+                        solve_offering(setup, seed, phrases, deadline, v, memory, offer)
+                    })
             })
             .collect();
         searches
             .into_iter()
-            .filter_map(|s| s.join().ok())
+            .filter_map(|s| s.ok()?.join().ok())
             .max_by_key(|p| p.score)
             .expect("at least one search")
     })
@@ -269,10 +361,15 @@ fn solution(setup: &Setup, seed: u32, score: u64, commands: String) -> Solution 
 /// brings it back to a position it had) until it locks, written until the game ends or
 /// `deadline`; a prefix of a legal answer is legal, so stopping anywhere is safe.
 pub fn drop_answer(setup: &Setup, seed: u32, deadline: &Deadline) -> String {
+    drop_answer_within(setup, seed, deadline, usize::MAX)
+}
+
+/// [`drop_answer`] of at most `bytes` commands.
+pub fn drop_answer_within(setup: &Setup, seed: u32, deadline: &Deadline, bytes: usize) -> String {
     let mut game = Game::new(setup, seed);
     let mut text = String::new();
     let mut command = Command::SW;
-    while !game.is_over() {
+    while !game.is_over() && text.len() < bytes {
         if text.len().is_multiple_of(4096) && deadline.expired() {
             break;
         }
@@ -429,8 +526,7 @@ pub fn bench_with(
             std::slice::from_ref(setup),
             phrases,
             per_problem,
-            cores,
-            SearchMemory::AMPLE,
+            ample(cores),
         );
         if let Some(dir) = &options.store {
             store_solutions(dir, std::slice::from_ref(setup), phrases, &solutions)
@@ -530,8 +626,7 @@ pub fn bench_generated(
             std::slice::from_ref(&setup),
             phrases,
             per_problem,
-            cores,
-            SearchMemory::AMPLE,
+            ample(cores),
         );
         let total: u64 = solutions.iter().map(tagged_score).sum();
         let ours = total / p.source_seeds.len().max(1) as u64;
@@ -626,31 +721,63 @@ mod tests {
         );
     }
 
-    #[test]
-    fn memory_limits_the_threads() {
-        assert_eq!(threads_within(4, None, 100), 4);
-        assert_eq!(threads_within(4, Some(1000), 100), 4);
-        assert_eq!(threads_within(4, Some(70), 100), 2);
-        assert_eq!(threads_within(4, Some(1), 100), 1);
-        assert_eq!(threads_within(0, Some(1000), 100), 1);
-        // The largest legal board: two threads would take 1.7 GB of the contest's 1024 MB.
-        assert_eq!(threads_within(2, Some(1024), 128 * 10_000), 1);
-        assert_eq!(threads_within(2, None, 128 * 10_000), 2);
+    /// An empty `width` x `height` problem of `units` one-cell units and `seeds` seeds.
+    fn problem(width: usize, height: usize, units: usize, seeds: usize) -> Setup {
+        let seeds: Vec<String> = (0..seeds).map(|s| s.to_string()).collect();
+        let json = format!(
+            r#"{{"id":1,"width":{width},"height":{height},"filled":[],"sourceLength":{units},
+            "sourceSeeds":[{}],"units":[{{"members":[{{"x":0,"y":0}}],"pivot":{{"x":0,"y":0}}}}]}}"#,
+            seeds.join(",")
+        );
+        Setup::new(Problem::parse(json.as_bytes(), "p.json").expect("a valid problem"))
     }
 
     #[test]
-    fn memory_limits_the_short_searches() {
-        assert_eq!(search_memory(None, 2, 100), SearchMemory::AMPLE);
-        assert_eq!(search_memory(Some(1024), 2, 300), SearchMemory::AMPLE);
-        // -m 100 on 2 threads: 50 MB each, of which 32 and the board's are held already.
-        let cells = 15 * 20;
-        let each = search_memory(Some(100), 2, cells);
-        let left = (50 << 20) - (MEGABYTES_PER_THREAD << 20) as usize - cells * 700;
-        assert!(each.bytes() <= left && each.bytes() > left / 2, "{each:?}");
-        // Nothing left beyond what a thread holds: the least tables, never a panic.
+    fn memory_limits_the_threads_and_their_tables() {
+        let small = [problem(15, 20, 100, 1)];
+        let threads = |cores, m| plan_memory(cores, m, &small).unwrap().threads;
+        assert_eq!(threads(4, None), 4);
+        assert_eq!(threads(4, Some(1000)), 4);
+        assert_eq!(threads(4, Some(20)), 2);
+        assert_eq!(threads(4, Some(16)), 1);
+        assert_eq!(threads(0, Some(1000)), 1);
+        assert!(plan_memory(1, Some(MIN_MEGABYTES - 1), &small).is_err());
+        // No limit, or the contest's on 2 cores: the short game's tables whole.
         assert_eq!(
-            search_memory(Some(1), 1, 128 * 10_000),
-            SearchMemory::within(0)
+            plan_memory(2, None, &small).unwrap().memory,
+            SearchMemory::AMPLE
         );
+        let contest = plan_memory(2, Some(1024), &small).unwrap().memory;
+        assert_eq!(contest.nodes, SearchMemory::AMPLE.nodes);
+        // -m 40 on 2 threads: what is left of 40 MB beyond the process, 2 threads and the
+        // answers, shared.
+        let each = plan_memory(2, Some(40), &small).unwrap().memory;
+        let cells = 15 * 20 * BYTES_PER_CELL as usize;
+        let left = (40 - PROCESS_MEGABYTES as usize) << 20;
+        let share = left / 2 - (THREAD_MEGABYTES << 20) as usize - cells;
+        assert!(
+            each.bytes() <= share && each.bytes() > share * 9 / 10,
+            "{each:?}"
+        );
+        // The largest legal board of 5,000 units: a search thread takes ~140 MB, one seed's
+        // answers ~190 MB. One seed: one thread under 400 MB, two under 1024. Three seeds: none
+        // under 700 (every seed gets a drop answer of at most the bytes left).
+        let one = [problem(128, 10_000, 5000, 1)];
+        assert_eq!(plan_memory(2, Some(400), &one).unwrap().threads, 1);
+        assert_eq!(plan_memory(2, Some(1024), &one).unwrap().threads, 2);
+        let largest = [problem(128, 10_000, 5000, 3)];
+        assert_eq!(plan_memory(2, Some(700), &largest).unwrap().threads, 0);
+        let tight = plan_memory(2, Some(100), &largest).unwrap();
+        assert_eq!(tight.threads, 0);
+        assert!(tight.drop_bytes * 3 * ANSWER_COPIES as usize <= 100 << 20);
+    }
+
+    #[test]
+    fn a_drop_answer_stops_at_its_bytes() {
+        let setup = problem(10, 30, 50, 1);
+        let forever = Deadline::after(Duration::from_secs(60));
+        let whole = drop_answer(&setup, 0, &forever);
+        let cut = drop_answer_within(&setup, 0, &forever, 100);
+        assert!(whole.len() > 100 && cut.len() == 100 && whole.starts_with(&cut));
     }
 }

@@ -23,6 +23,7 @@ use crate::core::timer::Deadline;
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::game::{move_score, Setup};
 use crate::icfp2015::rules::unit::Pos;
+use crate::icfp2015::spell::memory::SearchMemory;
 use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
@@ -136,7 +137,13 @@ fn plan_sized(
     // Measured at full width (benches/icfp2015_beam.rs, callgrind): malloc and free 0.64 % ->
     // 0.15 % of the instructions, 1.2 % fewer in all; the features of the children dominate.
     // Small pages: most plans are narrow and touch a few pages of the reservation.
-    let slots = (LAYER_BYTES / LayerBoards::bytes(1, height)).clamp(2, 2 * MAX_WIDTH);
+    // Within the thread's share of `-m` (`SearchMemory::beam`): half of it for the two layers'
+    // boards, a quarter for one layer's children, a quarter for every layer's links.
+    let beam_bytes = SearchMemory::installed().beam;
+    let layer_bytes = LAYER_BYTES.min(beam_bytes / 4);
+    let most_children = (beam_bytes / 4 / CHILD_BYTES).max(1);
+    let mut links_left = beam_bytes / 4 / std::mem::size_of::<(u32, Pos)>();
+    let slots = (layer_bytes / LayerBoards::bytes(1, height)).clamp(2, 2 * MAX_WIDTH);
     let max_width = slots / 2;
     let arena = Arena::new(2 * LayerBoards::bytes(slots, height));
     arena.prefer_small_pages();
@@ -160,6 +167,8 @@ fn plan_sized(
     let mut history: Vec<Vec<(u32, Pos)>> = Vec::new();
     // The big units the look-ahead places on each candidate of a layer.
     let mut burst = Vec::with_capacity(weights.burst);
+    // One layer's children, reused by every layer.
+    let mut children: Vec<Child> = Vec::new();
     // The best game found: (merit, layer count, node index).
     let mut best: (u64, usize, usize) = (0, 0, 0);
     let mut started = Instant::now();
@@ -209,7 +218,9 @@ fn plan_sized(
                 (affordable.clamp(1, max_width), false)
             }
         };
-        let mut children: Vec<Child> = Vec::new();
+        // Every layer after this one keeps at least as many links as this one may.
+        let width = width.min(links_left / (order.len() - k)).max(1);
+        children.clear();
 
         let mut scratch = start.clone();
         for (i, node) in layer.iter().enumerate() {
@@ -228,6 +239,10 @@ fn plan_sized(
                 Some(pos) => vec![pos],
                 None => lock_positions_where(&parent, unit, spawn, weights.resting),
             };
+            if !children.is_empty() && children.len() + positions.len() > most_children {
+                // The layer's weakest nodes go unexpanded: a narrower beam.
+                break;
+            }
             evaluator.load(parent.rows(), setup.width());
             let rows_before = only_rows.then_some(node.rows);
             for pos in positions {
@@ -371,6 +386,7 @@ fn plan_sized(
         }
         layer = next;
         std::mem::swap(&mut boards, &mut next_boards);
+        links_left = links_left.saturating_sub(links.len());
         history.push(links);
     }
     let done = history.len();
@@ -409,6 +425,10 @@ fn danger_spend(empty: usize, start_empty: usize) -> f64 {
 /// A child of a layer: its value, its parent's index, the lock, the rows it clears, its board
 /// term and its `Features::rows`.
 type Child = (f64, u32, Pos, u32, f64, f64);
+
+/// What a child takes at most: itself twice (a vector's spare room when it grows) and its value
+/// in `best_first`.
+const CHILD_BYTES: usize = 2 * std::mem::size_of::<Child>() + 8;
 
 /// Puts at least the `count` first of `children` in the order `cmp` (by value, highest first,
 /// ties by parent and lock) first, in that order (the rest after them, unordered), and returns

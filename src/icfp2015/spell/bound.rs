@@ -383,7 +383,20 @@ pub struct Remaining<'a> {
     /// Per (units locked, board), the falling unit's lowest rows and the breaks of the units
     /// after it ([`Reach`]).
     reach: RandomKeyMap<(u32, u64), Reach>,
+    /// Bytes the reach cache holds, and the bytes of all three caches at most: half for the
+    /// reach cache, a quarter each for the others; a full cache starts afresh. Problem 13's
+    /// boards take ~7 kB each: the 16 k boards once kept took ~120 MB, and were 45 MB 1.5 s
+    /// into the branch and bound at `-t 15 -m 40` (peak RSS 55 MB).
+    reach_bytes: usize,
+    cache_bytes: usize,
 }
+
+/// Bytes an entry of the `distinct` and `moves` caches takes with the map's spare room.
+const DISTINCT_ENTRY_BYTES: usize = 80;
+const MOVES_ENTRY_BYTES: usize = 40;
+
+/// Bytes a [`Reach`] takes besides its rows, with its key and the map's spare room.
+const REACH_ENTRY_BYTES: usize = 128;
 
 /// The rows a unit can still reach on one board: per position (ignoring the history rule), the
 /// lowest pivot row reachable from it; and the breaks the later units have left.
@@ -502,17 +515,18 @@ pub struct Playing<'b> {
 
 impl<'a> Remaining<'a> {
     pub fn new(setup: &'a Setup, seed: u32, phrases: &PhraseSet) -> Remaining<'a> {
-        Remaining::within(setup, seed, phrases, REPEAT_CELLS)
+        Remaining::within(setup, seed, phrases, &SearchMemory::AMPLE)
     }
 
-    /// [`Remaining::new`] with a repeat table of at most `repeat_cells` cells (a looser bound
-    /// where fewer breaks fit).
+    /// [`Remaining::new`] with a repeat table of at most `memory.repeat_cells` cells (a looser
+    /// bound where fewer breaks fit) and its caches within `memory.bound_caches` bytes.
     pub fn within(
         setup: &'a Setup,
         seed: u32,
         phrases: &PhraseSet,
-        repeat_cells: usize,
+        memory: &SearchMemory,
     ) -> Remaining<'a> {
+        let repeat_cells = memory.repeat_cells;
         let game = Game::new(setup, seed);
         let units: Vec<&Unit> = game
             .order()
@@ -562,6 +576,8 @@ impl<'a> Remaining<'a> {
             distinct: Default::default(),
             moves: Default::default(),
             reach: Default::default(),
+            reach_bytes: 0,
+            cache_bytes: memory.bound_caches,
         }
     }
 
@@ -589,6 +605,9 @@ impl<'a> Remaining<'a> {
                     .map(|(_, &c)| c)
                     .collect();
                 let d = most_distinct(&costs, breaks, locks);
+                if (self.distinct.len() + 1) * DISTINCT_ENTRY_BYTES > self.cache_bytes / 4 {
+                    self.distinct.clear();
+                }
                 self.distinct.insert((now.used, breaks, locks, typed), d);
                 d
             }
@@ -599,6 +618,9 @@ impl<'a> Remaining<'a> {
             None => {
                 let rest = &self.units[now.locked..];
                 let m = move_bound_from(self.setup, rest, now.cells, now.prev_lines as u64);
+                if (self.moves.len() + 1) * MOVES_ENTRY_BYTES > self.cache_bytes / 4 {
+                    self.moves.clear();
+                }
                 self.moves.insert(key, m);
                 m
             }
@@ -634,9 +656,12 @@ impl<'a> Remaining<'a> {
                     })
                     .sum()
             };
-            if self.reach.len() >= REACH_BOARDS {
+            let bytes = REACH_ENTRY_BYTES + reach.deepest.capacity() * std::mem::size_of::<i32>();
+            if self.reach.len() >= REACH_BOARDS || self.reach_bytes + bytes > self.cache_bytes / 2 {
                 self.reach.clear();
+                self.reach_bytes = 0;
             }
+            self.reach_bytes += bytes;
             self.reach.insert(key, reach);
         }
         &self.reach[&key]

@@ -12,7 +12,7 @@ use crate::core::timer::Deadline;
 use crate::icfp2015::rules::game::Setup;
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::spell::bound::{Playing, Remaining};
-use crate::icfp2015::spell::memory::SearchMemory;
+use crate::icfp2015::spell::memory::{node_bytes, SearchMemory};
 use crate::icfp2015::spell::steps::{apply, Action, Node};
 
 /// How a branch and bound ended.
@@ -43,7 +43,25 @@ struct Search<'s, 'a> {
     best_text: Option<Vec<u8>>,
     nodes: u64,
     stopped: bool,
+    /// Bytes of the children held along the path searched ([`node_bytes`] and their texts),
+    /// and the most they may take ([`SearchMemory::nodes`]): past it, a child is kept as its
+    /// action and made again when its turn comes.
+    held: usize,
+    most_held: usize,
+    node_bytes: usize,
+    /// Whether a node went unexpanded for the depth or the bytes held.
+    cut: bool,
 }
+
+/// Stack bytes a level of the search takes, at most: `visit`'s frame was 1,288 bytes
+/// (objdump, 2026-11-27), counted with its children.
+const FRAME_BYTES: usize = 2048;
+
+/// Levels the search goes down at most: 24 MB of frames, within the stack of `play`'s threads
+/// (`play::SEARCH_STACK`). Problem 13's search (`-t 15 -m 40`) ran on the 2 MB default stack
+/// with a 920-byte frame and overflowed it with a 1,288-byte one: it goes ~1,600-2,200 levels
+/// deep, and a taller board's short game deeper.
+pub const DEEPEST: usize = 12_000;
 
 /// What `Remaining` bounds the rest of `node`'s game from.
 fn playing<'n>(node: &'n Node) -> Playing<'n> {
@@ -91,7 +109,7 @@ impl<'a> Search<'_, 'a> {
         }
     }
 
-    fn visit(&mut self, node: &Node<'a>) {
+    fn visit(&mut self, node: &Node<'a>, depth: usize) {
         self.nodes += 1;
         if self.nodes.is_multiple_of(256) && self.deadline.expired() {
             self.stopped = true;
@@ -99,8 +117,17 @@ impl<'a> Search<'_, 'a> {
         if self.stopped {
             return;
         }
-        let mut children: Vec<(u64, u64, Node<'a>)> = Vec::new();
-        for action in self.acts {
+        if depth >= DEEPEST || self.held + FRAME_BYTES > self.most_held {
+            // Not expanded: the search can no longer claim the game proved.
+            self.cut = true;
+            return;
+        }
+        self.held += FRAME_BYTES;
+        // Problem 13 (100 units of 17 cells) at `-t 15 -m 40` held 65 MB of children a few
+        // hundred levels deep (perf page faults; peak RSS 74 MB) before they were capped.
+        let mut children: Vec<(u64, u64, usize, Option<Node<'a>>)> = Vec::new();
+        let mut level_held = 0;
+        for (index, action) in self.acts.iter().enumerate() {
             let Some(child) = apply(node, action, self.phrases) else {
                 continue;
             };
@@ -119,7 +146,13 @@ impl<'a> Search<'_, 'a> {
             if !self.remember(&child) {
                 continue;
             }
-            children.push((upper, score, child));
+            let bytes = self.node_bytes + child.text.capacity();
+            let kept = (self.held + bytes <= self.most_held).then(|| {
+                self.held += bytes;
+                level_held += bytes;
+                child
+            });
+            children.push((upper, score, index, kept));
         }
         if self.greedy {
             children.sort_by_key(|c| std::cmp::Reverse((c.1, c.0)));
@@ -129,15 +162,28 @@ impl<'a> Search<'_, 'a> {
         // Not `break` at the first child bounded at or below the best: in best-score order a
         // later child may still be bounded above it (the best grows as children are searched),
         // and a search that skipped it would claim the game proved.
-        for (upper, _, child) in children {
+        for (upper, _, index, kept) in children {
             if upper <= self.best_score {
                 continue;
             }
-            self.visit(&child);
+            match kept {
+                Some(child) => self.visit(&child, depth + 1),
+                None => self.visit_again(node, index, depth + 1),
+            }
             if self.stopped {
-                return;
+                break;
             }
         }
+        self.held -= level_held + FRAME_BYTES;
+    }
+
+    /// Makes the child of `node` by action `index` again (one not kept) and visits it; on its
+    /// own, so that `visit`'s frame holds no child.
+    #[inline(never)]
+    fn visit_again(&mut self, node: &Node<'a>, index: usize, depth: usize) {
+        let child = apply(node, &self.acts[index], self.phrases)
+            .expect("an action applied once applies again");
+        self.visit(&child, depth);
     }
 }
 
@@ -159,7 +205,7 @@ pub fn search<'a>(
     let mut search = Search {
         phrases,
         acts,
-        remaining: Remaining::within(setup, seed, phrases, memory.repeat_cells),
+        remaining: Remaining::within(setup, seed, phrases, memory),
         memo: RandomKeyMap::default(),
         memo_states: memory.memo_states,
         masks: setup.width() * 6 <= 128,
@@ -169,13 +215,17 @@ pub fn search<'a>(
         best_text: None,
         nodes: 0,
         stopped: false,
+        held: 0,
+        cut: false,
+        most_held: memory.nodes,
+        node_bytes: std::mem::size_of::<Node>() + node_bytes(setup),
     };
-    search.visit(start);
+    search.visit(start, 0);
     let found = search.best_text.take().map(|t| (t, search.best_score));
     (
         found,
         Searched {
-            complete: !search.stopped,
+            complete: !search.stopped && !search.cut,
             nodes: search.nodes,
         },
     )

@@ -15,6 +15,7 @@ use crate::icfp2015::rules::commands::Command;
 use crate::icfp2015::rules::game::target;
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::{Pos, Unit};
+use crate::icfp2015::spell::memory::{SearchMemory, ROUTE_ENTRY_BYTES};
 
 /// Automaton states kept per (position, mode): `K` where the corridor is narrow, `K_WIDE`
 /// where it spans more than `WIDE` columns. Measured 2026-11-22: on the one-cell problems 1 and
@@ -50,6 +51,8 @@ struct Entry {
     byte: u8,
     command: u8,
 }
+
+const _: () = assert!(std::mem::size_of::<Entry>() == ROUTE_ENTRY_BYTES);
 
 const EMPTY: Entry = Entry {
     score: i32::MIN,
@@ -241,7 +244,14 @@ impl Planner {
             ((pos.y - start.y) as usize * columns + (pos.x - x_low) as usize) * 6
                 + pos.orientation as usize
         };
-        let slots = (goal.y - start.y + 1) as usize * columns * 6 * MODES * keep;
+        // Within the thread's share of `-m`: fewer states, or none (the greedy route stands).
+        // A route down 10,000 rows of a 9-column corridor at 16 states took 794 MB.
+        let cells = (goal.y - start.y + 1) as usize * columns * 6 * MODES;
+        let keep = keep.min(SearchMemory::installed().route_entries / cells);
+        if keep == 0 {
+            return None;
+        }
+        let slots = cells * keep;
         if self.table.len() < slots {
             self.table.resize(slots, EMPTY);
         }

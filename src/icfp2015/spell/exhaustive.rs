@@ -14,7 +14,7 @@ use crate::core::timer::Deadline;
 use crate::icfp2015::rules::game::Setup;
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::spell::deep;
-use crate::icfp2015::spell::memory::SearchMemory;
+use crate::icfp2015::spell::memory::{node_bytes, SearchMemory};
 use crate::icfp2015::spell::steps::{actions, apply, start_node, Action, Node};
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -177,12 +177,6 @@ fn beam<'a>(
     } else {
         BeamEnd::Narrow
     }
-}
-
-/// Bytes a node holds, roughly: its game (board rows, unit order, row history) and text.
-fn node_bytes(setup: &Setup) -> usize {
-    let p = &setup.problem;
-    256 + 16 * p.height + 4 * p.source_length + 48 * p.width + 2 * p.height * p.width
 }
 
 /// Searches the game of `seed` for the best command string until `deadline`, with beams of

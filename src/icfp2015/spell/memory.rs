@@ -1,5 +1,15 @@
-//! What a short game's search may hold: the exhaustive beam's nodes, the branch and bound's memo
-//! and its bound's repeat table, scaled down together to a thread's share of `-m`.
+//! The one account of what a search thread may hold under `-m`: a short game's search tables, a
+//! plan's beam and its routes' DP table, each scaled down to the thread's share of the limit.
+//
+// A search runs in two phases that never hold their tables at once: the planned solver (beam
+// plans, then routes) and, in a short game only, the whole-game search (`spell::exhaustive`,
+// `spell::deep`, `spell::bound`). Each phase's tables are scaled to the whole share. The
+// exhaustive search takes its caps as an argument; the beam (`place::beam`) and the DP
+// (`spell::dp`), deep inside every plan and route, read the caps `play` installed on the thread
+// ([`SearchMemory::install`]), as threading them through every call of `solve` would.
+
+use crate::icfp2015::rules::game::Setup;
+use std::cell::Cell;
 
 /// Bytes of one memo state with the map's spare room (2 M states took ~110 MB).
 const MEMO_STATE_BYTES: usize = 55;
@@ -7,45 +17,107 @@ const MEMO_STATE_BYTES: usize = 55;
 /// Bytes of one cell of the repeat table (`u32`).
 const REPEAT_CELL_BYTES: usize = 4;
 
-/// The caps of a short game's search tables.
+/// Bytes of one entry of the DP's table (`spell::dp::Entry`).
+pub const ROUTE_ENTRY_BYTES: usize = 16;
+
+/// The caps of a search thread's tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchMemory {
-    /// Bytes the beam's nodes may take.
+    /// Bytes the exhaustive beam's nodes may take, and after it the children the branch and
+    /// bound holds along its path.
     pub nodes: usize,
     /// States the branch and bound's memo holds at most: past it, new states are not remembered.
     pub memo_states: usize,
     /// Cells the repeat table of the bound holds at most (with columns, or every break).
     pub repeat_cells: usize,
+    /// Bytes the bound's caches (per board, per phrases used) keep at most: past it, a cache
+    /// starts afresh.
+    pub bound_caches: usize,
+    /// Bytes a plan's beam may hold: its two layers' boards, one layer's children and the
+    /// links of every layer (`place::beam` splits it).
+    pub beam: usize,
+    /// Entries the DP of one phrase route holds at most (`spell::dp`): past it, fewer automaton
+    /// states a position, or no DP route (the greedy route stands).
+    pub route_entries: usize,
+}
+
+/// Bytes a node of the short game's searches holds, roughly, besides its text: its game (board
+/// rows, unit order, row history).
+pub fn node_bytes(setup: &Setup) -> usize {
+    let p = &setup.problem;
+    256 + 16 * p.height + 4 * p.source_length + 48 * p.width + 2 * p.height * p.width
+}
+
+thread_local! {
+    /// The caps of the search running on this thread ([`SearchMemory::install`]).
+    static INSTALLED: Cell<SearchMemory> = const { Cell::new(SearchMemory::AMPLE) };
 }
 
 impl SearchMemory {
-    /// The caps where memory is not short (no `-m`, or `-m 1024` on 2 cores): about 330 MB a
-    /// thread in all; problem 13 at `-t 30 -c 2` peaked at 152 MB for the process.
+    /// The caps where memory is not short (no `-m`, or `-m 1024` on 2 cores on the qualifier
+    /// boards). The short game's tables: ~330 MB a thread (problem 13 at `-t 30 -c 2` peaked
+    /// at 152 MB for the process). The beam: 256 MB of boards as before (two layers of 128 MB,
+    /// touched only as far as the width goes), 128 MB of children (problem 13's widest layers,
+    /// 4,000 nodes of ~130 locks, hold ~600 k children, 34 MB) and 128 MB of links (8 M: 5,000
+    /// layers 1,600 wide). The routes: 4 M entries, 64 MB (a 60-row board's narrow route at 16
+    /// states takes 0.8 M; a route down 10,000 rows took 794 MB before this cap).
     pub const AMPLE: SearchMemory = SearchMemory {
         nodes: 192 << 20,
         memo_states: 2 << 20,
         repeat_cells: 8 << 20,
+        bound_caches: 128 << 20,
+        beam: 512 << 20,
+        route_entries: 4 << 20,
     };
 
-    /// The bytes of all the tables at their caps.
-    pub fn bytes(&self) -> usize {
-        self.nodes + self.memo_states * MEMO_STATE_BYTES + self.repeat_cells * REPEAT_CELL_BYTES
+    /// The bytes of the short game's tables at their caps.
+    pub fn short_bytes(&self) -> usize {
+        self.nodes
+            + self.memo_states * MEMO_STATE_BYTES
+            + self.repeat_cells * REPEAT_CELL_BYTES
+            + self.bound_caches
     }
 
-    /// [`SearchMemory::AMPLE`], every cap scaled by one share so that all of them take at most
-    /// `bytes` (each at least one entry).
+    /// The bytes of the planned solver's tables at their caps.
+    pub fn planned_bytes(&self) -> usize {
+        self.beam + self.route_entries * ROUTE_ENTRY_BYTES
+    }
+
+    /// The most either phase holds at its caps.
+    pub fn bytes(&self) -> usize {
+        self.short_bytes().max(self.planned_bytes())
+    }
+
+    /// [`SearchMemory::AMPLE`], each phase's caps scaled by one share so that they take at most
+    /// `bytes` (each cap at least one entry).
     pub fn within(bytes: usize) -> SearchMemory {
         let ample = Self::AMPLE;
-        if bytes >= ample.bytes() {
-            return ample;
-        }
-        let share = bytes as f64 / ample.bytes() as f64;
-        let scale = |cap: usize, unit: usize| ((cap as f64 * share) as usize).max(unit);
+        let scaled = |total: usize| {
+            let share = (bytes as f64 / total as f64).min(1.0);
+            move |cap: usize| ((cap as f64 * share) as usize).max(1)
+        };
+        let short = scaled(ample.short_bytes());
+        let planned = scaled(ample.planned_bytes());
         SearchMemory {
-            nodes: scale(ample.nodes, 1),
-            memo_states: scale(ample.memo_states, 1),
-            repeat_cells: scale(ample.repeat_cells, 1),
+            nodes: short(ample.nodes),
+            memo_states: short(ample.memo_states),
+            repeat_cells: short(ample.repeat_cells),
+            bound_caches: short(ample.bound_caches),
+            beam: planned(ample.beam),
+            route_entries: planned(ample.route_entries),
         }
+    }
+
+    /// Makes these the caps of the plans and routes this thread runs from now on (`play` does,
+    /// on every thread it starts).
+    pub fn install(self) {
+        INSTALLED.with(|installed| installed.set(self));
+    }
+
+    /// The caps installed on this thread ([`SearchMemory::install`]), else
+    /// [`SearchMemory::AMPLE`].
+    pub fn installed() -> SearchMemory {
+        INSTALLED.with(Cell::get)
     }
 }
 
@@ -56,14 +128,34 @@ mod tests {
     #[test]
     fn the_caps_fit_the_bytes_given() {
         assert_eq!(SearchMemory::within(usize::MAX), SearchMemory::AMPLE);
-        for mb in [0usize, 1, 8, 40, 100, 300] {
+        let least = SearchMemory::within(0);
+        for mb in [0usize, 1, 8, 40, 100, 300, 600] {
             let memory = SearchMemory::within(mb << 20);
-            assert!(memory.bytes() <= (mb << 20).max(1 + MEMO_STATE_BYTES + REPEAT_CELL_BYTES));
-            assert!(memory.nodes <= SearchMemory::AMPLE.nodes);
             assert!(
-                memory.memo_states >= 1 && memory.repeat_cells >= 1,
+                memory.bytes() <= (mb << 20).max(least.bytes()),
+                "{memory:?}"
+            );
+            assert!(memory.nodes <= SearchMemory::AMPLE.nodes);
+            assert!(memory.beam <= SearchMemory::AMPLE.beam);
+            assert!(
+                memory.memo_states >= 1 && memory.repeat_cells >= 1 && memory.route_entries >= 1,
                 "{memory:?}"
             );
         }
+        // Each phase is scaled on its own: at 480 MB the short game's tables are whole.
+        let some = SearchMemory::within(480 << 20);
+        assert_eq!(some.nodes, SearchMemory::AMPLE.nodes);
+        assert!(some.beam < SearchMemory::AMPLE.beam);
+    }
+
+    #[test]
+    fn the_caps_installed_are_the_threads_own() {
+        assert_eq!(SearchMemory::installed(), SearchMemory::AMPLE);
+        let small = SearchMemory::within(8 << 20);
+        small.install();
+        assert_eq!(SearchMemory::installed(), small);
+        let other = std::thread::spawn(SearchMemory::installed).join().unwrap();
+        assert_eq!(other, SearchMemory::AMPLE);
+        SearchMemory::AMPLE.install();
     }
 }

@@ -490,7 +490,11 @@ fn solve_planned(job: &Job) -> Played {
         let share = ((longest + 2 * BACKOFF) as f64 / order.len().max(1) as f64).min(1.0);
         beam_time.mul_f64(0.1).max(cost.mul_f64(share))
     };
-    let mut scout = Scout::new(weights, variant);
+    let mut scout = Scout {
+        first: weights,
+        tries: 0,
+        variant,
+    };
     while locks.len() < order.len() {
         let left = scouting_left(locks.len());
         // `<=`: with no time at all (`-t 0`) both sides are zero, and no plan is tried.
@@ -539,9 +543,9 @@ fn solve_planned(job: &Job) -> Played {
     let mut routed_locks = locks.clone();
     let mut per_unit = route_time.mul_f64(LATE_ROUTE_MARGIN / locks.len().max(1) as f64);
     while long && locks.len() < order.len() {
+        // A resumed plan keeps all of the routed one but its last 250 units at most.
+        let kept = routed_locks.len().saturating_sub(BACKOFF * 5 / 2);
         loop {
-            // A resumed plan keeps all of the routed one but its last 2.5 back-offs at most.
-            let kept = routed_locks.len().saturating_sub(scout.backoff * 5 / 2);
             let new_units = (locks.len() + 2 * BACKOFF).min(order.len()) - kept;
             let spelled = if locks.len() > routed_locks.len() {
                 per_unit.mul_f64((locks.len() - shared_prefix(&locks, &routed_locks)) as f64)
@@ -627,53 +631,19 @@ fn shared_prefix(a: &[Pos], b: &[Pos]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
-/// The scouting plans of a game: the weights they nudge, how many were tried, the mean
-/// back-off of the next resumed plan, and the search's variant for their trace lines.
+/// The scouting plans of a game: the weights they nudge, how many were tried, and the
+/// search's variant for their trace lines.
 struct Scout {
     first: Weights,
     tries: u32,
-    /// Units before the longest plan's end where the next resumed plan starts, on average
-    /// ([`Scout::back`]): [`BACKOFF`], doubled each time a resumed plan ends within
-    /// [`WALL_UNITS`] past the end of the plan it resumed or before it ([`Scout::resumed`]).
-    backoff: usize,
     variant: u32,
 }
 
 impl Scout {
-    fn new(first: Weights, variant: u32) -> Scout {
-        Scout {
-            first,
-            tries: 0,
-            backoff: BACKOFF,
-            variant,
-        }
-    }
-
-    /// Units before the longest plan's end where a resumed plan starts: from half the
-    /// back-off to 2.5 times it (50 to 250 units at first).
-    fn back(&self, rng: &mut Rng) -> usize {
-        self.backoff / 2 + rng.range(0..2 * self.backoff)
-    }
-
-    /// A resumed plan ended at `ended` units, the plan it resumed at `wall`: where it did not
-    /// get more than [`WALL_UNITS`] past the wall, the next one starts twice as far back
-    /// (up to the whole game, `units`: a whole new plan); where it did, [`BACKOFF`] again.
-    /// Resumed plans of problem 18 died at the wall of the plan they resumed (seven at 242-314
-    /// in one run; `docs/icfp2015.md`, Part 23), and without the clock (fixed widths 8 and 12,
-    /// ten nudged plans each) back-offs of 50 got 2 of 20 past the wall (by 2 units), 100-250
-    /// got 2 to 8 of 10 past it, 300-500 (whole new plans) 3 to 9 of 10.
-    fn resumed(&mut self, wall: usize, ended: usize, units: usize) {
-        self.backoff = if ended > wall + WALL_UNITS {
-            BACKOFF
-        } else {
-            (self.backoff * 2).min(units.max(BACKOFF))
-        };
-    }
-
     /// One more scouting plan of `order` from `start` within `time`, with the first weights
     /// nudged, kept in `longest` if it lasts longer: on every other try, the plan `longest` but
-    /// its last [`Scout::back`] units taken up again with the beam spread over the units to
-    /// its end and 200 more; otherwise a whole new plan. `label` names the phase in the trace.
+    /// its last 50 to 250 units taken up again with the beam spread over the units to its end
+    /// and 200 more; otherwise a whole new plan. `label` names the phase in the trace.
     #[allow(clippy::too_many_arguments)]
     fn longer(
         &mut self,
@@ -687,9 +657,8 @@ impl Scout {
     ) {
         self.tries += 1;
         let weights = self.first.nudged(rng);
-        let resumes = self.tries.is_multiple_of(2);
-        let back = if resumes { self.back(rng) } else { 0 };
-        let prefix = if resumes {
+        let prefix = if self.tries.is_multiple_of(2) {
+            let back = BACKOFF / 2 + rng.range(0..2 * BACKOFF);
             &longest[..longest.len().saturating_sub(back)]
         } else {
             &[]
@@ -701,22 +670,14 @@ impl Scout {
         };
         let deadline = Deadline::after(time);
         let other = plan(setup, start, order, &weights, &deadline, horizon, prefix);
-        let wall = longest.len();
         trace(self.variant, || {
             format!(
-                "{label} {}: {} units (longest {wall}{})",
+                "{label} {}: {} units (longest {})",
                 self.tries,
                 other.len(),
-                if resumes {
-                    format!(", resumed {back} back")
-                } else {
-                    String::new()
-                }
+                longest.len()
             )
         });
-        if resumes {
-            self.resumed(wall, other.len(), order.len());
-        }
         if other.len() > longest.len() {
             *longest = other;
         }
@@ -1063,14 +1024,8 @@ const QUICK_SHARE: f64 = 0.25;
 /// routes' estimate comes off it).
 const LONG_PLAN_SHARE: f64 = 0.9;
 
-/// The mean number of units before its end where a plan that died is taken up again, at
-/// first ([`Scout::backoff`]).
+/// The mean number of units before its end where a plan that died is taken up again.
 const BACKOFF: usize = 100;
-
-/// Units past the end of the plan it resumed within which a resumed plan that died counts as
-/// dying at the same wall: problem 18's plans died at a few recurring places, each some 10
-/// units wide (307-316, 373-378; `docs/icfp2015.md`, Part 23).
-const WALL_UNITS: usize = 10;
 
 /// Headroom on the estimated route time when the beam takes the rest of the time.
 const ROUTE_MARGIN: f64 = 1.4;
@@ -1463,32 +1418,6 @@ mod tests {
                 "problem {id}"
             );
         }
-    }
-
-    #[test]
-    fn resumed_plans_back_off_further_at_the_same_wall() {
-        let mut scout = Scout::new(Weights::default(), 0);
-        let mut rng = Rng::new(7);
-        for _ in 0..100 {
-            let back = scout.back(&mut rng);
-            assert!((BACKOFF / 2..BACKOFF * 5 / 2).contains(&back), "{back}");
-        }
-        // Dying at (or short of) the wall of the plan resumed: twice as far back each time,
-        // up to the game's units.
-        scout.resumed(314, 316, 1000);
-        assert_eq!(scout.backoff, 2 * BACKOFF);
-        scout.resumed(316, 290, 1000);
-        assert_eq!(scout.backoff, 4 * BACKOFF);
-        for _ in 0..100 {
-            let back = scout.back(&mut rng);
-            assert!((2 * BACKOFF..10 * BACKOFF).contains(&back), "{back}");
-        }
-        scout.resumed(316, 320, 1000);
-        scout.resumed(316, 320, 1000);
-        assert_eq!(scout.backoff, 1000);
-        // Past the wall: the first back-off again.
-        scout.resumed(316, 327, 1000);
-        assert_eq!(scout.backoff, BACKOFF);
     }
 
     #[test]

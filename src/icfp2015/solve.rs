@@ -425,18 +425,11 @@ fn solve_planned(job: &Job) -> Played {
         locks = plan(setup, start, &order, &weights, &quick, order.len(), &[]);
     }
     job.trace(|| format!("quick plan {} of {} units", locks.len(), order.len()));
-    // From here a long game's routes are estimated by the rows its quick plan's units fall
-    // (`RouteCost::of_plan`): from the game's first units the estimate erred 4-7x high
-    // (problem 18, known 18: 33-50 s for the game, routed at 4.2-8.6 ms a unit), and the
-    // scouting before the routes stopped after 0-5 plans. A pace sampled by spelling along the
-    // quick plan (every len/40-th unit, x2.5) had scouted longer with problem 18 scoring no more
-    // (`play -t 30 -c 2 --known-phrases`, 15 runs alternating, medians 71.8 k against 75.0 k,
-    // Part 11); the rows cost no routes (`docs/icfp2015.md`, Part 26).
-    let routes = if long && !locks.is_empty() {
-        cost_of_routes.of_plan(setup, &order, &locks, order.len())
-    } else {
-        routes
-    };
+    // The spelled estimate from the game's first units errs 4-7x high on long games (problem
+    // 18, known 18: 33-50 s for the game, routed at 4.2-8.6 ms a unit). A pace sampled along
+    // the quick plan (every len/40-th unit spelled, x2.5) scouted longer, and problem 18 scored
+    // no more: `play -t 30 -c 2 --known-phrases`, 15 runs alternating, medians 71.8 k against
+    // 75.0 k (`docs/icfp2015.md`, Part 11); it was removed in Part 17.
     let scouting = Instant::now() + deadline.remaining().mul_f64(SCOUT_SHARE);
     // A long game scouts until the time left holds the routes of the longest plan so far and
     // 200 units more (the most a resumed plan is spread over): the routes of a plan cost in
@@ -447,11 +440,12 @@ fn solve_planned(job: &Job) -> Played {
             let share = ((planned + 2 * BACKOFF) as f64 / order.len() as f64).min(1.0);
             // And one grace more: a last scouting plan that overran left problem 18 (`-t 3 -c
             // 1`, no phrases) 0.0 s for routes estimated 0.1 s, and 786 of 1000 locks routed.
-            // With the estimate by rows (no longer 4x high), the routes' margin on top.
+            // (x1.4 on the estimate instead takes 3 s of 27 from 18's scouting with phrases,
+            // whose estimate is already ~4x high.)
             let grace = deadline.limit().mul_f64(ROUTE_GRACE);
             deadline
                 .remaining()
-                .saturating_sub(routes.mul_f64(share * ROUTE_MARGIN) + grace)
+                .saturating_sub(routes.mul_f64(share) + grace)
         } else {
             scouting.saturating_duration_since(Instant::now())
         }
@@ -506,12 +500,10 @@ fn solve_planned(job: &Job) -> Played {
     }
     job.trace(|| {
         format!(
-            "routing {} locks, {:.2} s left, routes estimated {:.2} s for the game ({:.2} s from its first units), {:.2} s for these locks",
+            "routing {} locks, {:.1} s left, routes estimated {:.1} s",
             locks.len(),
             deadline.remaining().as_secs_f64(),
-            routes.as_secs_f64(),
-            cost_of_routes.game.as_secs_f64(),
-            cost_of_routes.of_plan(setup, &order, &locks, locks.len()).as_secs_f64()
+            routes.as_secs_f64()
         )
     });
     let start = start.clone();
@@ -519,7 +511,7 @@ fn solve_planned(job: &Job) -> Played {
     let (mut best, mut route_time) = (first_routes.played.clone(), first_routes.time);
     job.trace(|| {
         format!(
-            "routed: score {} locked {} in {:.2} s ({} spelled, {:.2} ms each)",
+            "routed: score {} locked {} in {:.1} s ({} spelled, {:.2} ms each)",
             best.score,
             best.locked,
             route_time.as_secs_f64(),
@@ -823,19 +815,7 @@ fn solve_bands(
                 return best;
             }
         }
-        let estimate = cost_of_routes.of_plan(setup, &order, &plan.locks, plan.locks.len());
         let routes = route_game(job, opening, &plan.locks, plain_unit);
-        job.trace(|| {
-            format!(
-                "band game: score {} locked {}, routed in {:.2} s ({:.2} s by rows, {:.2} s by the first units), {:.2} s left",
-                routes.played.score,
-                routes.played.locked,
-                routes.time.as_secs_f64(),
-                estimate.as_secs_f64(),
-                cost_of_routes.game.as_secs_f64() * plan.locks.len() as f64 / order.len().max(1) as f64,
-                deadline.remaining().as_secs_f64()
-            )
-        });
         let played = routes.played;
         route_time = routes.time;
         if best.as_ref().is_none_or(|b| played.score > b.score) {
@@ -1050,47 +1030,12 @@ const PLAIN_ROUTE_SAMPLE: usize = 16;
 struct RouteCost {
     game: Duration,
     plain_unit: Duration,
-    /// A spelled route's time per row its unit falls, from the units sampled (zero where
-    /// nothing spells): [`RouteCost::of_plan`].
-    per_row: Duration,
-}
-
-impl RouteCost {
-    /// The routes of a game of `units` units whose plan starts with `locks` (of the units of
-    /// `order`): the time per row fallen x the rows the plan's units fall, scaled from its
-    /// units to the game's. The first units of a game fall the furthest: on problem 18 (known
-    /// 18, `-t 10 -c 1`) the first 8 fell 28 rows each, a routed plan's units 12-26, and the
-    /// rows estimated 2.16 s for 871 locks routed in 1.90 s, the first units 4.22 s
-    /// (`docs/icfp2015.md`, Part 26).
-    fn of_plan(&self, setup: &Setup, order: &[u32], locks: &[Pos], units: usize) -> Duration {
-        if self.per_row.is_zero() || locks.is_empty() {
-            return self.game.mul_f64(units as f64 / order.len().max(1) as f64);
-        }
-        let rows: u64 = locks
-            .iter()
-            .zip(order)
-            .map(|(lock, &u)| rows_fallen(setup, u, lock))
-            .sum();
-        self.per_row
-            .mul_f64(rows as f64 * units as f64 / locks.len() as f64)
-            .max(self.plain_unit.mul_f64(units as f64))
-    }
-}
-
-/// The rows unit `unit` of `setup` falls from its spawn to `lock` (at least one).
-fn rows_fallen(setup: &Setup, unit: u32, lock: &Pos) -> u64 {
-    let spawn = setup.units[unit as usize].spawn;
-    (lock.y - spawn.y + 1).max(1) as u64
 }
 
 /// An estimate of the time the routes of a whole game take: the first units of a greedy plan
 /// routed on a copy of the game, scaled to the game's length. Spelling, the mean unit of the
-/// first 8, each routed without the next lock, which errs high (the first units fall the
-/// furthest: [`RouteCost::of_plan`] scales a plan's routes by the rows they fall instead).
-/// With the next lock, the first units tried phrases spelled across two units, as only the
-/// first 40 of a game do (`spell::route`), and the estimate of problem 18 (known 18, `-t 10`,
-/// load ~5) was 47-48 ms a unit, for routes of 8.5 ms (`docs/icfp2015.md`, Part 26). Without
-/// spelling every route costs about the same (the unit's position
+/// first 8, which errs high (the first units fall the furthest; the band plans' margins are
+/// set against it). Without spelling every route costs about the same (the unit's position
 /// grid and a search to the lock), and the median of the first 16 is the estimate: the mean of
 /// 8 erred high by 2-3x there (long-46-shapes without phrases: 8-27 s estimated, 4-8 s routed,
 /// `play -t 5`), the first unit paying for cold caches. The routes sampled stop (after one)
@@ -1123,34 +1068,16 @@ fn route_cost(job: &Job) -> RouteCost {
         budget,
     );
     let plain_unit = median(plain);
-    let (game, per_row) = if spell {
+    let game = if spell {
         let sampled = &locks[..locks.len().min(ROUTE_SAMPLE)];
         let times = route_times(setup, seed, &mut scribe, sampled, true, budget);
-        let time = times.iter().sum::<Duration>();
-        let rows: u64 = sampled[..times.len()]
-            .iter()
-            .zip(&order)
-            .map(|(lock, &u)| rows_fallen(setup, u, lock))
-            .sum();
-        job.trace(|| {
-            format!(
-                "route estimate: {} spelled units sampled: {:.2} ms each, {rows} rows fallen: {:.3} ms a row",
-                times.len(),
-                time.as_secs_f64() * 1e3 / times.len().max(1) as f64,
-                time.as_secs_f64() * 1e3 / rows.max(1) as f64
-            )
-        });
-        (
-            time / times.len().max(1) as u32,
-            time.mul_f64(1.0 / rows.max(1) as f64),
-        )
+        times.iter().sum::<Duration>() / times.len().max(1) as u32
     } else {
-        (plain_unit, Duration::ZERO)
+        plain_unit
     };
     RouteCost {
         game: game.mul_f64(order.len() as f64),
         plain_unit,
-        per_row,
     }
 }
 
@@ -1166,14 +1093,12 @@ fn route_times(
 ) -> Vec<Duration> {
     let mut game = Game::new(setup, seed);
     let mut times = Vec::with_capacity(locks.len());
-    for &lock in locks {
+    for (k, &lock) in locks.iter().enumerate() {
         if game.is_over() || times.iter().sum::<Duration>() > budget {
             break;
         }
         let started = Instant::now();
-        // Without the next lock: no phrase spelled across two units, as only the first 40
-        // units of a game (`spell::route`) may.
-        scribe.route(&mut game, lock, None, spell);
+        scribe.route(&mut game, lock, locks.get(k + 1).copied(), spell);
         times.push(started.elapsed());
     }
     times
@@ -1418,43 +1343,6 @@ mod tests {
                 "problem {id}"
             );
         }
-    }
-
-    #[test]
-    fn routes_are_estimated_by_the_rows_their_units_fall() {
-        let setup = Setup::bundled(18);
-        let seed = setup.problem.source_seeds[0];
-        let order = Game::new(&setup, seed).order().to_vec();
-        let cost = RouteCost {
-            game: Duration::from_secs(10),
-            plain_unit: Duration::from_micros(20),
-            per_row: Duration::from_micros(100),
-        };
-        let locks = greedy_plan(&setup, seed);
-        assert!(locks.len() >= 100, "{}", locks.len());
-        let rows: u64 = locks
-            .iter()
-            .zip(&order)
-            .map(|(lock, &u)| rows_fallen(&setup, u, lock))
-            .sum();
-        // Every unit falls at least a row and at most the board's height.
-        assert!(rows >= locks.len() as u64 && rows <= (locks.len() * setup.height()) as u64);
-        let of_plan = cost.of_plan(&setup, &order, &locks, locks.len());
-        let near = |a: Duration, b: Duration| a.abs_diff(b) < Duration::from_micros(1);
-        assert!(
-            near(of_plan, Duration::from_micros(100 * rows)),
-            "{of_plan:?}"
-        );
-        // Scaled to the game's units by the plan's mean fall.
-        let game = cost.of_plan(&setup, &order, &locks, 2 * locks.len());
-        assert!(near(game, Duration::from_micros(200 * rows)), "{game:?}");
-        // Without spelling (no time a row), the first units' estimate, scaled.
-        let plain = RouteCost {
-            per_row: Duration::ZERO,
-            ..cost
-        };
-        let half = plain.of_plan(&setup, &order, &locks, order.len() / 2);
-        assert!(near(half, Duration::from_secs(5)), "{half:?}");
     }
 
     /// `played_units` of the bundled problem `id`'s first seed, at most `most`.

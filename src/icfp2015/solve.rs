@@ -589,19 +589,9 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
             best = played.clone();
         }
     }
-    // A game that is neither short nor long, whose routes are cheap against the time left:
-    // its last share goes to a beam over its units whose children are locks routed spelling
-    // (`spell::lookahead`), guided by the best game; the better game is kept.
-    let look = look_ahead && !long && power > 0.0;
-    let look = look && lookahead::affords(route_time, deadline.remaining());
-    let reserved = deadline
-        .remaining()
-        .mul_f64(if look { lookahead::SHARE } else { 0.0 });
     loop {
         // Another attempt needs its routes' time and some beam time on top.
-        let spare = deadline
-            .remaining()
-            .saturating_sub(route_time.mul_f64(1.3) + reserved);
+        let spare = deadline.remaining().saturating_sub(route_time.mul_f64(1.3));
         if spare <= beam_time.mul_f64(0.2) {
             break;
         }
@@ -624,7 +614,13 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
             best = played;
         }
     }
-    if look {
+    // A game that is neither short nor long, whose routes are cheap against the time the
+    // attempts left: a beam over its units whose children are locks routed spelling
+    // (`spell::lookahead`), guided by the best game; the better game is kept. Given half the
+    // time left after the first routed game instead, the attempts it took cost more than it
+    // made (generated medium games, `-t 10 -c 2`: `docs/icfp2015.md`, Part 29).
+    let look = look_ahead && !long && power > 0.0;
+    if look && lookahead::affords(route_time, deadline.remaining()) {
         let guide = lookahead::locks_of(setup, seed, &best.commands);
         let found = lookahead::search(setup, seed, phrases, &weights, &guide, deadline);
         if let Some(found) = found {

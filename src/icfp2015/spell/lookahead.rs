@@ -41,16 +41,13 @@ const SCHEDULE: [(usize, usize); 8] = [
 /// counted in the power its route made.
 const DROP_SHARE: f64 = 0.5;
 
-/// Share of the time left the search takes where [`affords`] says it is worth it.
-pub const SHARE: f64 = 0.5;
-
-/// How many times a game's measured route time the time left must hold: the first two beams
-/// route 4 and 5 locks a unit (3 and 4 with the guide's), each game routed again with spans.
-const ROUTES_HELD: f64 = 20.0;
+/// How many times a game's measured route time the time left must hold: the first beam routes
+/// up to 4 locks a unit (3 and the guide's), and its game is routed again with spans.
+const ROUTES_HELD: f64 = 8.0;
 
 /// Whether a game whose routes took `routes` is worth searching with `remaining` left.
 pub fn affords(routes: Duration, remaining: Duration) -> bool {
-    routes.mul_f64(ROUTES_HELD) < remaining.mul_f64(SHARE)
+    routes.mul_f64(ROUTES_HELD) < remaining
 }
 
 /// Headroom on the estimated time of the next beam (routes at the pace of the last beam).

@@ -19,6 +19,7 @@ use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
 use crate::icfp2015::spell::bound::bound;
 use crate::icfp2015::spell::exhaustive;
+use crate::icfp2015::spell::lookahead;
 use crate::icfp2015::spell::memory::SearchMemory;
 use crate::icfp2015::spell::power::power_per_row;
 use crate::icfp2015::spell::route::Scribe;
@@ -91,7 +92,7 @@ pub fn solve_offering(
         });
     }
     if !is_short(&job) {
-        let played = solve_planned(&job);
+        let played = solve_planned(&job, true);
         job.trace(|| {
             let late = deadline.elapsed().as_secs_f64() - deadline.limit().as_secs_f64();
             format!(
@@ -104,7 +105,7 @@ pub fn solve_offering(
         return played;
     }
     let planned_time = Deadline::after(deadline.remaining().mul_f64(PLANNED_SHARE));
-    let planned = solve_planned(&job.within(&planned_time));
+    let planned = solve_planned(&job.within(&planned_time), false);
     offer(&planned);
     let found = exhaustive::search(setup, seed, phrases, deadline, variant, memory);
     let checked = evaluate(setup, seed as u64, &found.commands, phrases)
@@ -269,8 +270,9 @@ fn played_units(job: &Job, most: usize) -> Option<usize> {
     }
 }
 
-/// [`solve_variant`] for a game that is not short: plans of lock positions, then routes.
-fn solve_planned(job: &Job) -> Played {
+/// [`solve_variant`] for a game that is not short: plans of lock positions, then routes; with
+/// `look_ahead`, where its routes are cheap, the units searched with their routes too.
+fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     let (setup, seed, phrases, deadline, variant) =
         (job.setup, job.seed, job.phrases, job.deadline, job.variant);
     let mut rng = Rng::new(
@@ -610,6 +612,36 @@ fn solve_planned(job: &Job) -> Played {
         });
         if played.score > best.score {
             best = played;
+        }
+    }
+    // A game that is neither short nor long, whose routes are cheap against the time the
+    // attempts left: a beam over its units whose children are locks routed spelling
+    // (`spell::lookahead`), guided by the best game; the better game is kept. Given half the
+    // time left after the first routed game instead, the attempts it took cost more than it
+    // made (generated medium games, `-t 10 -c 2`: `docs/icfp2015.md`, Part 29).
+    let look = look_ahead && !long && power > 0.0;
+    if look && lookahead::affords(route_time, deadline.remaining()) {
+        let guide = lookahead::locks_of(setup, seed, &best.commands);
+        let found = lookahead::search(setup, seed, phrases, &weights, &guide, deadline);
+        if let Some(found) = found {
+            job.trace(|| {
+                format!(
+                    "look-ahead: score {} (best game {}), width {}, {} routes at {:.2} ms",
+                    found.score,
+                    best.score,
+                    found.width,
+                    found.routes,
+                    found.route_time.as_secs_f64() * 1e3
+                )
+            });
+            if found.score > best.score {
+                best = Played {
+                    commands: found.commands,
+                    score: found.score,
+                    locked: found.locked,
+                };
+                (job.offer)(&best);
+            }
         }
     }
     match band_game {

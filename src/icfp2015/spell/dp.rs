@@ -92,7 +92,7 @@ pub struct Route {
 }
 
 /// The DP's tables, built once per phrase set and reused for every unit.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Planner {
     /// `options[offsets[state * 6 + command]..offsets[state * 6 + command + 1]]`: the distinct
     /// states the command's characters lead to, with the points of the phrases they complete
@@ -103,6 +103,21 @@ pub struct Planner {
     /// Per state: +300 for each phrase ending there that the game has not used yet.
     fresh: Vec<i32>,
     table: Vec<Entry>,
+}
+
+/// A copy without the route table, which each route fills afresh: a copy is a scribe's for
+/// another game (`spell::lookahead` copies one per child, and the table of a 15 x 15 board's
+/// routes is ~2 MB).
+impl Clone for Planner {
+    fn clone(&self) -> Planner {
+        Planner {
+            offsets: self.offsets.clone(),
+            options: self.options.clone(),
+            depth: self.depth.clone(),
+            fresh: self.fresh.clone(),
+            table: Vec::new(),
+        }
+    }
 }
 
 impl Planner {

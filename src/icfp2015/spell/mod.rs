@@ -6,6 +6,7 @@ pub mod chain;
 mod deep;
 pub mod dp;
 pub mod exhaustive;
+pub mod lookahead;
 pub mod memory;
 pub mod power;
 mod reach;

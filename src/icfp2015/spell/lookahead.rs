@@ -1,0 +1,427 @@
+//! Games searched unit by unit with their routes: a beam whose children are (lock, the route the
+//! scribe spells to it from the phrase state so far), valued by the points routed and the board.
+//
+// A plan's locks are chosen by a board value whose drop and fall terms stand in for the phrase
+// power, and the routes then spell what those locks allow (`docs/icfp2015.md`, Part 19: on the
+// medium games the routes took 0.3 s of 30 s). Here each node of a layer is a game after k
+// locks with its scribe (text, automaton, phrases used); it takes its `locks` best locks by the
+// placement value of the plan's weights, routes each with the scribe (greedy and DP, spelling
+// from its phrase state), and a child is worth the points its game has made (move score and
+// power, +300s included) plus the structure terms of the placement value (drop and fall scaled
+// by `DROP_SHARE`, the rows they stand for being paid in power) and the board term. The beam
+// runs whole games at growing (width, locks) while the time left holds the next one at the
+// measured cost of a route; the best finished game is the answer, re-scored by the evaluator.
+
+use crate::core::hash::{fast_hash, FastMap};
+use crate::core::timer::Deadline;
+use crate::icfp2015::place::placement::lock_positions_where;
+use crate::icfp2015::place::value::{board_term_after_lock, placement_value, RowTerms};
+use crate::icfp2015::place::weights::Weights;
+use crate::icfp2015::rules::board::Board;
+use crate::icfp2015::rules::commands::{decode_char, Symbol};
+use crate::icfp2015::rules::game::{evaluate, Game, Outcome, Setup};
+use crate::icfp2015::rules::phrases::PhraseSet;
+use crate::icfp2015::rules::unit::Pos;
+use crate::icfp2015::spell::route::Scribe;
+use std::time::{Duration, Instant};
+
+/// The (width, locks per node) of the beams tried in turn, while the time left holds the next.
+const SCHEDULE: [(usize, usize); 8] = [
+    (1, 3),
+    (2, 4),
+    (4, 4),
+    (6, 5),
+    (10, 6),
+    (16, 6),
+    (24, 8),
+    (40, 8),
+];
+
+/// Share of the drop and fall weights a child keeps in its value: the rows they stand for are
+/// counted in the power its route made.
+const DROP_SHARE: f64 = 0.5;
+
+/// How many times a game's measured route time the time left must hold: the first beam routes
+/// up to 4 locks a unit (3 and the guide's), and its game is routed again with spans.
+const ROUTES_HELD: f64 = 8.0;
+
+/// Whether a game whose routes took `routes` is worth searching with `remaining` left.
+pub fn affords(routes: Duration, remaining: Duration) -> bool {
+    routes.mul_f64(ROUTES_HELD) < remaining
+}
+
+/// Headroom on the estimated time of the next beam (routes at the pace of the last beam).
+const PASS_MARGIN: f64 = 1.3;
+
+/// The best game found: its commands and the evaluator's score, and the widest beam that ran.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub commands: String,
+    pub score: u64,
+    pub locked: u32,
+    pub width: usize,
+    /// Routes spelled over all beams, and the beams' time per route.
+    pub routes: u64,
+    pub route_time: Duration,
+}
+
+/// A game after some locks: its scribe, its value, and the board term and `Features::rows` of
+/// its board (as the plan's beam keeps them).
+#[derive(Clone)]
+struct Node<'a, 'p> {
+    game: Game<'a>,
+    scribe: Scribe<'p>,
+    value: f64,
+    board_term: f64,
+    rows: f64,
+    /// The lock of each unit so far.
+    locks: Vec<Pos>,
+}
+
+impl Node<'_, '_> {
+    /// The points the game has made: move score and power.
+    fn score(&self) -> u64 {
+        self.game.move_score() + self.scribe.power_score()
+    }
+}
+
+/// Beams of the game of `seed` over its units, each lock routed spelling `phrases`, at the
+/// widths of [`SCHEDULE`] while `deadline` holds the next; locks chosen by `weights`. `None`
+/// where no beam finished in time.
+pub fn search(
+    setup: &Setup,
+    seed: u32,
+    phrases: &PhraseSet,
+    weights: &Weights,
+    guide: &[Pos],
+    deadline: &Deadline,
+) -> Option<Found> {
+    let mut best: Option<Found> = None;
+    let (mut routes, mut route_time) = (0u64, Duration::ZERO);
+    let units = setup.problem.source_length.max(1);
+    for (width, locks) in SCHEDULE {
+        if routes > 0 {
+            let pace = route_time.as_secs_f64() / routes as f64;
+            let estimate = pace * ((width * (locks + 1) + 1) * units) as f64 * PASS_MARGIN;
+            if estimate > deadline.remaining().as_secs_f64() {
+                break;
+            }
+        }
+        let started = Instant::now();
+        let Some((node, routed)) =
+            beam(setup, seed, phrases, weights, guide, width, locks, deadline)
+        else {
+            break;
+        };
+        routes += routed;
+        route_time += started.elapsed();
+        let spanned = reroute(setup, seed, phrases, &node.locks);
+        let node = if spanned.score() > node.score() {
+            spanned
+        } else {
+            node
+        };
+        let text = node.scribe.text();
+        let scored = evaluate(setup, seed as u64, text, phrases).expect("the seed is the game's");
+        debug_assert_eq!(
+            scored.score,
+            node.score(),
+            "the scribe counts as the evaluator"
+        );
+        if scored.error.is_some() {
+            continue;
+        }
+        if best.as_ref().is_none_or(|b| scored.score > b.score) {
+            best = Some(Found {
+                commands: text.to_string(),
+                score: scored.score,
+                locked: scored.locked,
+                width,
+                routes: 0,
+                route_time: Duration::ZERO,
+            });
+        }
+        if let Some(b) = best.as_mut() {
+            b.width = width;
+        }
+    }
+    best.map(|b| Found {
+        routes,
+        route_time: route_time / routes.max(1) as u32,
+        ..b
+    })
+}
+
+/// One beam of `width` nodes, each expanding its `locks` best locks by `weights`, over the whole
+/// game: the finished game that made the most points, and the routes spelled; `None` where the
+/// deadline stopped it.
+#[allow(clippy::too_many_arguments)]
+fn beam<'a, 'p>(
+    setup: &'a Setup,
+    seed: u32,
+    phrases: &'p PhraseSet,
+    weights: &Weights,
+    guide: &[Pos],
+    width: usize,
+    locks: usize,
+    deadline: &Deadline,
+) -> Option<(Node<'a, 'p>, u64)> {
+    let structure = Weights {
+        points: 0.0,
+        drop: weights.drop * DROP_SHARE,
+        fall: weights.fall * DROP_SHARE,
+        ..*weights
+    };
+    let mut scribe = Scribe::for_setup(phrases, setup);
+    scribe.use_dp = true;
+    let spells = scribe.can_spell();
+    let mut layer = vec![Node {
+        game: Game::new(setup, seed),
+        scribe,
+        value: 0.0,
+        board_term: 0.0,
+        rows: 0.0,
+        locks: Vec::new(),
+    }];
+    let mut finished: Option<Node> = None;
+    let mut routed = 0u64;
+    let mut scratch = setup.start.clone();
+    let on_guide = |n: &Node| {
+        guide.len() >= n.locks.len()
+            && n.locks.iter().zip(guide).enumerate().all(|(k, (a, b))| {
+                let unit = &setup.units[n.game.order()[k] as usize];
+                unit.canonical_pos(*a) == unit.canonical_pos(*b)
+            })
+    };
+    while !layer.is_empty() {
+        // Per parent, its best locks by the plan's value: (value before the route, parent,
+        // lock, board term, rows).
+        let mut candidates: Vec<(f64, usize, Pos, f64, f64)> = Vec::new();
+        for (i, node) in layer.iter().enumerate() {
+            let mut own = lock_choices(node, weights, &structure, &mut scratch);
+            own.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            // The guide's lock for this unit, where this board has it, is routed too.
+            let unit = node.game.unit();
+            let planned = guide.get(node.locks.len()).map(|&p| unit.canonical_pos(p));
+            match own
+                .iter()
+                .position(|c| Some(unit.canonical_pos(c.1)) == planned)
+            {
+                Some(g) if g >= locks => {
+                    own.swap(locks, g);
+                    own.truncate(locks + 1);
+                }
+                _ => own.truncate(locks),
+            }
+            candidates.extend(
+                own.into_iter()
+                    .map(|(_, pos, value, term, rows)| (value, i, pos, term, rows)),
+            );
+        }
+        let mut children: Vec<Node> = Vec::with_capacity(candidates.len());
+        let mut seen: FastMap<u64, usize> = FastMap::default();
+        for (value, i, pos, term, rows) in candidates {
+            if deadline.expired() {
+                return None;
+            }
+            let parent = &layer[i];
+            let mut child = Node {
+                game: parent.game.clone(),
+                scribe: parent.scribe.clone(),
+                value: 0.0,
+                board_term: term,
+                rows,
+                locks: parent.locks.clone(),
+            };
+            child.locks.push(pos);
+            child.scribe.route(&mut child.game, pos, None, spells);
+            routed += 1;
+            child.value = parent.value - parent.board_term
+                + value
+                + term
+                + (child.score() - parent.score()) as f64;
+            if child.game.is_over() {
+                if finished.as_ref().is_none_or(|f| child.score() > f.score()) {
+                    finished = Some(child);
+                }
+                continue;
+            }
+            // Equal boards with equal points are kept once, the guide's game or the better
+            // valued.
+            let key = fast_hash(&(child.game.board(), child.score(), child.game.locked()));
+            match seen.get(&key) {
+                Some(&j) if on_guide(&children[j]) => {}
+                Some(&j) if children[j].value >= child.value && !on_guide(&child) => {}
+                Some(&j) => children[j] = child,
+                None => {
+                    seen.insert(key, children.len());
+                    children.push(child);
+                }
+            }
+        }
+        children.sort_by(|a, b| b.value.total_cmp(&a.value));
+        // The guide's own game stays in the beam: the search never ends below it.
+        if let Some(g) = children.iter().position(on_guide) {
+            if g >= width && width > 0 {
+                children.swap(width - 1, g);
+            }
+        }
+        children.truncate(width);
+        layer = children;
+    }
+    finished.map(|f| (f, routed))
+}
+
+/// Where each unit of the game `commands` plays locks (as the planners name locks: pivot and
+/// canonical orientation).
+pub fn locks_of(setup: &Setup, seed: u32, commands: &str) -> Vec<Pos> {
+    let mut game = Game::new(setup, seed);
+    let mut locks = Vec::new();
+    for b in commands.bytes() {
+        let Symbol::Command(c) = decode_char(b as char) else {
+            continue;
+        };
+        if game.is_over() {
+            break;
+        }
+        let pos = game.unit().canonical_pos(game.pos());
+        if let Outcome::Locked { .. } = game.step(c) {
+            locks.push(pos);
+        }
+    }
+    locks
+}
+
+/// The game of `locks` routed from its start, each unit knowing the next one's lock: a phrase
+/// too long for one unit may be spelled across a lock (`span.rs`), which the beam's routes, not
+/// knowing the next lock, never do.
+fn reroute<'a, 'p>(
+    setup: &'a Setup,
+    seed: u32,
+    phrases: &'p PhraseSet,
+    locks: &[Pos],
+) -> Node<'a, 'p> {
+    let mut node = Node {
+        game: Game::new(setup, seed),
+        scribe: Scribe::for_setup(phrases, setup),
+        value: 0.0,
+        board_term: 0.0,
+        rows: 0.0,
+        locks: locks.to_vec(),
+    };
+    let spells = node.scribe.can_spell();
+    for (k, &lock) in locks.iter().enumerate() {
+        node.scribe
+            .route(&mut node.game, lock, locks.get(k + 1).copied(), spells);
+    }
+    node
+}
+
+/// Every lock of `node`'s falling unit with its placement value by `weights` (what picks the
+/// locks a node routes), by `structure` with the board term, the board term and the rows.
+/// Single-row clears are held as the plan's beam holds them, unless every lock is one.
+fn lock_choices(
+    node: &Node,
+    weights: &Weights,
+    structure: &Weights,
+    scratch: &mut Board,
+) -> Vec<(f64, Pos, f64, f64, f64)> {
+    let (board, unit) = (node.game.board(), node.game.unit());
+    let left = node.game.order().len() - node.game.locked() as usize;
+    let hold = weights.hold_single && left > 10 && board.count() < 3 * board.width();
+    let positions = lock_positions_where(board, unit, node.game.pos(), weights.resting);
+    let mut choices = Vec::with_capacity(positions.len());
+    let mut held = Vec::new();
+    for pos in positions {
+        let (pick, lines) = placement_value(board, unit, pos, weights);
+        let (value, _) = placement_value(board, unit, pos, structure);
+        let (term, rows) = board_term_after_lock(
+            board,
+            unit,
+            pos,
+            lines,
+            weights,
+            false,
+            node.rows,
+            &mut RowTerms::default(),
+            scratch,
+        );
+        let choice = (pick + term, pos, value, term, rows);
+        if lines == 1 && hold {
+            held.push(choice);
+        } else {
+            choices.push(choice);
+        }
+    }
+    if choices.is_empty() {
+        held
+    } else {
+        choices
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::icfp2015::place::beam::plan_fixed;
+
+    /// A plan of `setup`'s game of `seed` by a beam of width 2.
+    fn plan_of(setup: &Setup, seed: u32, weights: &Weights) -> Vec<Pos> {
+        let order = Game::new(setup, seed).order().to_vec();
+        plan_fixed(setup, &setup.start, &order, weights, 2)
+    }
+
+    /// The game of `locks` routed as the beam routes, not knowing the next lock.
+    fn routed_alone<'a, 'p>(
+        setup: &'a Setup,
+        seed: u32,
+        phrases: &'p PhraseSet,
+        locks: &[Pos],
+    ) -> Node<'a, 'p> {
+        let mut node = reroute(setup, seed, phrases, &[]);
+        let spells = node.scribe.can_spell();
+        for &lock in locks {
+            node.scribe.route(&mut node.game, lock, None, spells);
+        }
+        node
+    }
+
+    /// Every game is legal and its score the evaluator's, with each kind of phrase set (the
+    /// known 18, plain moves, phrases no unit can spell, none), with and without a guide; a
+    /// guided beam ends no lower than its guide's game, and the locks read back from a game's
+    /// text are the locks it was routed to.
+    #[test]
+    fn games_are_legal_rescore_equal_and_never_below_the_guide() {
+        let sets = [
+            PhraseSet::known(),
+            PhraseSet::new(vec!["aaaa".into(), "lll".into(), "ali".into()]).unwrap(),
+            PhraseSet::new(vec!["pb".into(), "dk".into()]).unwrap(),
+            PhraseSet::none(),
+        ];
+        let never = Deadline::after(Duration::from_secs(3600));
+        for id in [20, 8] {
+            let setup = Setup::bundled(id);
+            let seed = setup.problem.source_seeds[0];
+            let weights = Weights::for_game(&setup, true);
+            let plan = plan_of(&setup, seed, &weights);
+            for (s, phrases) in sets.iter().enumerate() {
+                let guided = routed_alone(&setup, seed, phrases, &plan);
+                assert_eq!(locks_of(&setup, seed, guided.scribe.text()), plan);
+                for guide in [&plan[..], &[]] {
+                    let (node, routed) = beam(&setup, seed, phrases, &weights, guide, 2, 2, &never)
+                        .expect("no deadline");
+                    assert!(routed > 0);
+                    let scored =
+                        evaluate(&setup, seed as u64, node.scribe.text(), phrases).unwrap();
+                    let case = format!("problem {id}, set {s}, guided {}", !guide.is_empty());
+                    assert_eq!(scored.error, None, "{case}");
+                    assert_eq!(scored.score, node.score(), "{case}");
+                    assert_eq!(scored.locked, plan.len() as u32, "{case}");
+                    if !guide.is_empty() {
+                        assert!(node.score() >= guided.score(), "{case}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -58,19 +58,34 @@ fn main() {
         };
         let (rows, score) = replay(&setup, &order, &locks);
         if show {
-            print!("{}", picture(&setup, &order, &locks));
+            out(&picture(&setup, &order, &locks));
         }
-        println!(
-            "{file}\tunits {}\tlocked {}\trows {rows}\tscore {score}\t{:.1}s",
+        out(&format!(
+            "{file}\tunits {}\tlocked {}\trows {rows}\tscore {score}\t{:.1}s\n",
             order.len(),
             locks.len(),
             started.elapsed().as_secs_f64()
-        );
+        ));
         all_locked += locks.len();
         all_rows += rows;
         all_score += score;
     }
-    println!("total\tlocked {all_locked}\trows {all_rows}\tscore {all_score}");
+    out(&format!(
+        "total\tlocked {all_locked}\trows {all_rows}\tscore {all_score}\n"
+    ));
+}
+
+/// Writes `text` to stdout; a closed pipe (`| head`) ends the run quietly with exit 0, as
+/// podium's commands do, and any other write error is exit 1.
+fn out(text: &str) {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().write_all(text.as_bytes()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("icfp2015_survive: cannot write stdout: {e}");
+        std::process::exit(1);
+    }
 }
 
 /// Says what is wrong in one line and exits 2 (bad input), as podium's commands do.

@@ -13,6 +13,7 @@ use source_files::{code_of, sources};
 /// layers of a lower rank and its own.
 const LAYERS: &[(&str, u32)] = &[
     ("rules", 0),
+    ("memory", 0),
     ("place", 1),
     ("show", 1),
     ("manual", 1),

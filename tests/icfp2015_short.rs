@@ -4,13 +4,13 @@
 
 use podium::core::timer::Deadline;
 use podium::icfp2015::gen::problem::{generate, Spec};
+use podium::icfp2015::memory::SearchMemory;
 use podium::icfp2015::rules::commands::Command;
 use podium::icfp2015::rules::game::{evaluate, Game, Outcome, Setup};
 use podium::icfp2015::rules::phrases::PhraseSet;
 use podium::icfp2015::rules::problem::Problem;
 use podium::icfp2015::solve::solve_within;
 use podium::icfp2015::spell::exhaustive;
-use podium::icfp2015::spell::memory::SearchMemory;
 use std::time::Duration;
 
 fn tiny(seed: u64, length: usize) -> Setup {

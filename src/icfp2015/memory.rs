@@ -8,7 +8,6 @@
 // (`spell::dp`), deep inside every plan and route, read the caps `play` installed on the thread
 // ([`SearchMemory::install`]), as threading them through every call of `solve` would.
 
-use crate::icfp2015::rules::game::Setup;
 use std::cell::Cell;
 
 /// Bytes of one memo state with the map's spare room (2 M states took ~110 MB).
@@ -39,13 +38,6 @@ pub struct SearchMemory {
     /// Entries the DP of one phrase route holds at most (`spell::dp`): past it, fewer automaton
     /// states a position, or no DP route (the greedy route stands).
     pub route_entries: usize,
-}
-
-/// Bytes a node of the short game's searches holds, roughly, besides its text: its game (board
-/// rows, unit order, row history).
-pub fn node_bytes(setup: &Setup) -> usize {
-    let p = &setup.problem;
-    256 + 16 * p.height + 4 * p.source_length + 48 * p.width + 2 * p.height * p.width
 }
 
 thread_local! {

@@ -4,12 +4,14 @@
 // Layers, each importing only those before it (tests/icfp2015_layers.rs checks it): `rules`, the
 // evaluator's engine; `place`, where each unit locks; `spell`, how it gets there spelling
 // phrases; `solve`, one game end to end; `play`, many games under one time limit; `cli`. The
-// viewer, `show`, and the generators, `gen`, need `rules` only. Plans never ask routes: `place` assumes a fixed power per
+// viewer, `show`, and the generators, `gen`, need `rules` only; `memory`, the account of `-m` that
+// plans, routes and searches read, needs none. Plans never ask routes: `place` assumes a fixed power per
 // row fallen, and what a game's routes cost is measured by `solve` (`route_cost`).
 
 pub mod cli;
 pub mod gen;
 pub mod manual;
+pub mod memory;
 pub mod place;
 pub mod play;
 pub mod rules;

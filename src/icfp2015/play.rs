@@ -1,12 +1,12 @@
 //! Playing many games at once for `podium icfp2015 play` and `bench`: (problem, seed) jobs
 //! shared by threads under one time budget, and the comparison with the qualifying leaderboard.
 
+use super::memory::SearchMemory;
 use super::rules::commands::Command;
 use super::rules::game::{evaluate, Game, Outcome, Setup};
 use super::rules::phrases::PhraseSet;
 use super::rules::problem::{Problem, Solution};
 use super::solve::{solve_offering, Played, ROUTE_GRACE};
-use super::spell::memory::SearchMemory;
 use crate::core::progress::Progress;
 use crate::core::report::{Record, Report};
 use crate::core::timer::Deadline;

@@ -10,6 +10,7 @@
 
 use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
+use crate::icfp2015::memory::SearchMemory;
 use crate::icfp2015::place::bands;
 use crate::icfp2015::place::beam::{plan, plan_game};
 use crate::icfp2015::place::weights::Weights;
@@ -20,7 +21,6 @@ use crate::icfp2015::rules::unit::Pos;
 use crate::icfp2015::spell::bound::bound;
 use crate::icfp2015::spell::exhaustive;
 use crate::icfp2015::spell::lookahead;
-use crate::icfp2015::spell::memory::SearchMemory;
 use crate::icfp2015::spell::power::power_per_row;
 use crate::icfp2015::spell::route::Scribe;
 use std::time::{Duration, Instant};

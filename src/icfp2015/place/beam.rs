@@ -20,10 +20,10 @@ use super::weights::{next_big_units, Weights, BURST_SPAN};
 use crate::core::arena::Arena;
 use crate::core::hash::{fast_hash, FastSet};
 use crate::core::timer::Deadline;
+use crate::icfp2015::memory::SearchMemory;
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::game::{move_score, Setup};
 use crate::icfp2015::rules::unit::Pos;
-use crate::icfp2015::spell::memory::SearchMemory;
 use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 

@@ -10,12 +10,12 @@
 // breaks, each costing the breaks it forces (descents, and locks that avoid a repeated position).
 
 use crate::core::hash::{FastHasher, RandomKeyMap};
+use crate::icfp2015::memory::SearchMemory;
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::commands::{decode_char, Command, Symbol};
 use crate::icfp2015::rules::game::{move_score, target, Game, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::{Pos, Unit};
-use crate::icfp2015::spell::memory::SearchMemory;
 
 /// The bound and its parts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -9,11 +9,11 @@
 
 use crate::core::hash::RandomKeyMap;
 use crate::core::timer::Deadline;
+use crate::icfp2015::memory::SearchMemory;
 use crate::icfp2015::rules::game::Setup;
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::spell::bound::{Playing, Remaining};
-use crate::icfp2015::spell::memory::{node_bytes, SearchMemory};
-use crate::icfp2015::spell::steps::{apply, Action, Node};
+use crate::icfp2015::spell::steps::{apply, node_bytes, Action, Node};
 
 /// How a branch and bound ended.
 #[derive(Clone, Copy, Debug, Default)]

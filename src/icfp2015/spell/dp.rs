@@ -9,13 +9,13 @@
 // state is final before it is expanded (no moves yet, then west-moving states by falling
 // column, then east-moving ones by rising column), so the back links stay valid.
 
+use crate::icfp2015::memory::{SearchMemory, ROUTE_ENTRY_BYTES};
 use crate::icfp2015::place::placement::Grid;
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::commands::Command;
 use crate::icfp2015::rules::game::target;
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::{Pos, Unit};
-use crate::icfp2015::spell::memory::{SearchMemory, ROUTE_ENTRY_BYTES};
 
 /// Automaton states kept per (position, mode): `K` where the corridor is narrow, `K_WIDE`
 /// where it spans more than `WIDE` columns. Measured 2026-11-22: on the one-cell problems 1 and

@@ -11,11 +11,11 @@
 use crate::core::hash::RandomKeyMap;
 use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
+use crate::icfp2015::memory::SearchMemory;
 use crate::icfp2015::rules::game::Setup;
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::spell::deep;
-use crate::icfp2015::spell::memory::{node_bytes, SearchMemory};
-use crate::icfp2015::spell::steps::{actions, apply, start_node, Action, Node};
+use crate::icfp2015::spell::steps::{actions, apply, node_bytes, start_node, Action, Node};
 use std::collections::BinaryHeap;
 use std::time::Instant;
 

@@ -7,7 +7,6 @@ mod deep;
 pub mod dp;
 pub mod exhaustive;
 pub mod lookahead;
-pub mod memory;
 pub mod power;
 mod reach;
 mod room;

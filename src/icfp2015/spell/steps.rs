@@ -8,6 +8,13 @@ use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::spell::room::{falling_room, room};
 use std::hash::{Hash, Hasher};
 
+/// Bytes a node of the short game's searches holds, roughly, besides its text: its game (board
+/// rows, unit order, row history).
+pub fn node_bytes(setup: &Setup) -> usize {
+    let p = &setup.problem;
+    256 + 16 * p.height + 4 * p.source_length + 48 * p.width + 2 * p.height * p.width
+}
+
 /// One step of the search: a phrase's text (spelled whole), or one command.
 pub struct Action {
     pub commands: Vec<Command>,

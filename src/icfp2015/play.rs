@@ -87,11 +87,7 @@ pub fn plan_memory(
         .max()
         .unwrap_or(0) as u64;
     let Some(m) = megabytes else {
-        return Ok(MemoryPlan {
-            threads: cores.max(1),
-            memory: SearchMemory::AMPLE,
-            drop_bytes: usize::MAX,
-        });
+        return Ok(ample(cores));
     };
     if m < MIN_MEGABYTES {
         return Err(format!(
@@ -325,11 +321,15 @@ fn play_job(
     memory: &SearchMemory,
     offer: &(dyn Fn(&Played) + Sync),
 ) -> Played {
-    if per_job == 1 {
+    let here = || {
         memory.install();
-        return solve_offering(setup, seed, phrases, deadline, 0, memory, offer);
+        solve_offering(setup, seed, phrases, deadline, 0, memory, offer)
+    };
+    if per_job == 1 {
+        return here();
     }
-    std::thread::scope(|inner| {
+    // Where the system refused every search thread, the search runs on this one.
+    let best = std::thread::scope(|inner| {
         let searches: Vec<_> = (0..per_job as u32)
             .map(|v| {
                 std::thread::Builder::new()
@@ -344,8 +344,8 @@ fn play_job(
             .into_iter()
             .filter_map(|s| s.ok()?.join().ok())
             .max_by_key(|p| p.score)
-            .expect("at least one search")
-    })
+    });
+    best.unwrap_or_else(here)
 }
 
 fn solution(setup: &Setup, seed: u32, score: u64, commands: String) -> Solution {

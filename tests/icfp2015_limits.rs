@@ -126,6 +126,7 @@ fn nan_negative_infinite_and_absurd_values_are_one_line_and_exit_2() {
         ["-c", "100000"],
         ["-c", "0"],
         ["-m", "0"],
+        ["-m", "15"],
         ["-m", "99999999999"],
     ] {
         let (out, took) = play(&["-f", file, args[0], args[1]]);

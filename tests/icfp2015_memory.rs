@@ -153,5 +153,5 @@ fn a_limit_below_the_least_is_one_line_and_exit_2() {
     assert_eq!(run.code, 2);
     assert!(run.stdout.is_empty());
     assert_eq!(run.stderr.trim().lines().count(), 1, "{}", run.stderr);
-    assert!(run.stderr.contains("-m 15"), "{}", run.stderr);
+    assert!(run.stderr.contains("outside 16..="), "{}", run.stderr);
 }

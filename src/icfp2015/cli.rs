@@ -4,7 +4,7 @@
 use super::gen::phrases::{phrase_set as random_phrases, Kind};
 use super::gen::problem::{generate, to_json as generate_json, Spec};
 use super::place::weights::Weights;
-use super::play::BenchOptions;
+use super::play::{BenchOptions, MIN_MEGABYTES};
 use super::rules::commands::first_invalid;
 use super::rules::game::{evaluate, Evaluation, Setup};
 use super::rules::phrases::PhraseSet;
@@ -14,6 +14,12 @@ use crate::core::report::{Record, Report};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// `-m`: megabytes from [`MIN_MEGABYTES`] (what the code and the quickest answers need), so a
+/// limit below it is refused with the same range as one above the most.
+fn parse_memory_limit(text: &str) -> Result<u64, String> {
+    crate::core::cli::parse_bounded(text, "MiB", MIN_MEGABYTES, crate::core::cli::MAX_MEGABYTES)
+}
 
 #[derive(clap::Subcommand, Debug, Clone)]
 pub enum Icfp2015Command {
@@ -230,7 +236,7 @@ pub struct PlayArgs {
     /// fit (a thread takes ~4 MB plus 110 bytes a board cell: 4 MB on the qualifier problems,
     /// 140 MB on a 128 x 10000 board), and their search tables take a share of what is left;
     /// where not one fits, every seed gets the quickest (drop) answer.
-    #[arg(short = 'm', long = "memory", value_name = "MEGABYTES", value_parser = crate::core::cli::parse_megabytes)]
+    #[arg(short = 'm', long = "memory", value_name = "MEGABYTES", value_parser = parse_memory_limit)]
     pub memory: Option<u64>,
     /// Threads to play seeds on, 1 to 1024, capped at the cores this process may use [default: 1].
     #[arg(short = 'c', long = "cores", value_name = "CORES", value_parser = crate::core::cli::parse_threads)]

@@ -48,10 +48,10 @@ thread_local! {
 impl SearchMemory {
     /// The caps where memory is not short (no `-m`, or `-m 1024` on 2 cores on the qualifier
     /// boards). The short game's tables: ~330 MB a thread (problem 13 at `-t 30 -c 2` peaked
-    /// at 152 MB for the process). The beam: 256 MB of boards as before (two layers of 128 MB,
-    /// touched only as far as the width goes), 128 MB of children (problem 13's widest layers,
-    /// 4,000 nodes of ~130 locks, hold ~600 k children, 34 MB) and 128 MB of links (8 M: 5,000
-    /// layers 1,600 wide). The routes: 4 M entries, 64 MB (a 60-row board's narrow route at 16
+    /// at 152 MB for the process). The beam: up to 256 MB of boards (two layers of 128 MB at
+    /// most; 8,000 boards of a 60-row board take 7.7 MB a layer), 128 MB of children (problem
+    /// 13's widest layers, 4,000 nodes of ~130 locks, hold ~600 k children, 34 MB) and the rest
+    /// for links (at least 8 M; 23 M on a 60-row board: 5,000 layers 4,000 wide). The routes: 4 M entries, 64 MB (a 60-row board's narrow route at 16
     /// states takes 0.8 M; a route down 10,000 rows took 794 MB before this cap).
     pub const AMPLE: SearchMemory = SearchMemory {
         nodes: 192 << 20,

@@ -137,15 +137,22 @@ fn plan_sized(
     // Measured at full width (benches/icfp2015_beam.rs, callgrind): malloc and free 0.64 % ->
     // 0.15 % of the instructions, 1.2 % fewer in all; the features of the children dominate.
     // Small pages: most plans are narrow and touch a few pages of the reservation.
-    // Within the thread's share of `-m` (`SearchMemory::beam`): half of it for the two layers'
-    // boards, a quarter for one layer's children, a quarter for every layer's links.
+    // Within the thread's share of `-m` (`SearchMemory::beam`): at most half of it for the two
+    // layers' boards, a quarter for one layer's children, and every layer's links take the rest
+    // (the boards of the widest beam on a 60-row board take 15 MB of their half, so a long
+    // game's links, which cap its width, were held to a quarter for nothing: 1,470 wide at 5,000
+    // units at `-m 1024 -c 2`).
     let beam_bytes = SearchMemory::installed().beam;
     let layer_bytes = LAYER_BYTES.min(beam_bytes / 4);
     let most_children = (beam_bytes / 4 / CHILD_BYTES).max(1);
-    let mut links_left = beam_bytes / 4 / std::mem::size_of::<(u32, Pos)>();
     let slots = (layer_bytes / LayerBoards::bytes(1, height)).clamp(2, 2 * MAX_WIDTH);
+    let boards_bytes = 2 * LayerBoards::bytes(slots, height);
+    let mut links_left = beam_bytes
+        .saturating_sub(boards_bytes + beam_bytes / 4)
+        .max(beam_bytes / 4)
+        / std::mem::size_of::<(u32, Pos)>();
     let max_width = slots / 2;
-    let arena = Arena::new(2 * LayerBoards::bytes(slots, height));
+    let arena = Arena::new(boards_bytes);
     arena.prefer_small_pages();
     let mut boards = LayerBoards::new(&arena, slots, height);
     let mut next_boards = LayerBoards::new(&arena, slots, height);

@@ -432,21 +432,6 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     // the quick plan (every len/40-th unit spelled, x2.5) scouted longer, and problem 18 scored
     // no more: `play -t 30 -c 2 --known-phrases`, 15 runs alternating, medians 71.8 k against
     // 75.0 k (`docs/icfp2015.md`, Part 11); it was removed in Part 17.
-    // A long game whose quick plan dies scouts against its routes estimated by the rows the
-    // quick plan's units fall (`RouteCost::by_rows`), with the routes' margin on top: from the
-    // game's first units the estimate is 5-6x high (problem 18, known 18: 55-78 s for routes of
-    // 8-18 ms a unit), and the scouting stopped before its first plan, routed a plan of 236-278
-    // units in 3.5-5 s and scouted only after (`docs/icfp2015.md`, Part 31). Everything else
-    // (`few_games`, `afford`, band plans, a lasting plan's time) keeps the first units'
-    // estimate: set against it, the routes of the long games that spell lost time to the beam
-    // with the lower one (Part 26).
-    let scout_unit = if long && locks.len() < order.len() {
-        cost_of_routes
-            .by_rows(setup, &order, &locks)
-            .map(|unit| unit.mul_f64(ROUTE_MARGIN))
-    } else {
-        None
-    };
     let scouting = Instant::now() + deadline.remaining().mul_f64(SCOUT_SHARE);
     // A long game scouts until the time left holds the routes of the longest plan so far and
     // 200 units more (the most a resumed plan is spread over): the routes of a plan cost in
@@ -460,11 +445,9 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
             // (x1.4 on the estimate instead takes 3 s of 27 from 18's scouting with phrases,
             // whose estimate is already ~4x high.)
             let grace = deadline.limit().mul_f64(ROUTE_GRACE);
-            let reserve = match scout_unit {
-                Some(unit) => unit.mul_f64(share * order.len() as f64),
-                None => routes.mul_f64(share),
-            };
-            deadline.remaining().saturating_sub(reserve + grace)
+            deadline
+                .remaining()
+                .saturating_sub(routes.mul_f64(share) + grace)
         } else {
             scouting.saturating_duration_since(Instant::now())
         }
@@ -519,13 +502,10 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     }
     job.trace(|| {
         format!(
-            "routing {} locks, {:.1} s left, routes estimated {:.1} s for the game, {:.2} s for these locks by rows",
+            "routing {} locks, {:.1} s left, routes estimated {:.1} s",
             locks.len(),
             deadline.remaining().as_secs_f64(),
-            routes.as_secs_f64(),
-            cost_of_routes
-                .by_rows(setup, &order, &locks)
-                .map_or(0.0, |unit| unit.as_secs_f64() * locks.len() as f64)
+            routes.as_secs_f64()
         )
     });
     let start = start.clone();
@@ -1085,34 +1065,6 @@ const PLAIN_ROUTE_SAMPLE: usize = 16;
 struct RouteCost {
     game: Duration,
     plain_unit: Duration,
-    /// A spelled route's time per row its unit falls, from the units sampled routed without
-    /// the next lock (zero where nothing spells): [`RouteCost::by_rows`].
-    per_row: Duration,
-}
-
-impl RouteCost {
-    /// A unit's route in a plan that starts with `locks` (of the units of `order`): the time
-    /// per row fallen x the mean rows its units fall, at least a plain route; `None` where
-    /// nothing spells. The sample is routed on the game's own board, so its width is in the
-    /// time a row (0.16-0.32 ms at 30 columns, 0.75-0.87 at 100: `docs/icfp2015.md`, Part 26).
-    fn by_rows(&self, setup: &Setup, order: &[u32], locks: &[Pos]) -> Option<Duration> {
-        if self.per_row.is_zero() || locks.is_empty() {
-            return None;
-        }
-        let rows: u64 = locks
-            .iter()
-            .zip(order)
-            .map(|(lock, &u)| rows_fallen(setup, u, lock))
-            .sum();
-        let unit = self.per_row.mul_f64(rows as f64 / locks.len() as f64);
-        Some(unit.max(self.plain_unit))
-    }
-}
-
-/// The rows unit `unit` of `setup` falls from its spawn to `lock` (at least one).
-fn rows_fallen(setup: &Setup, unit: u32, lock: &Pos) -> u64 {
-    let spawn = setup.units[unit as usize].spawn;
-    (lock.y - spawn.y + 1).max(1) as u64
 }
 
 /// An estimate of the time the routes of a whole game take: the first units of a greedy plan
@@ -1151,38 +1103,16 @@ fn route_cost(job: &Job) -> RouteCost {
         budget,
     );
     let plain_unit = median(plain);
-    let (game, per_row) = if spell {
+    let game = if spell {
         let sampled = &locks[..locks.len().min(ROUTE_SAMPLE)];
         let times = route_times(setup, seed, &mut scribe, sampled, true, budget);
-        let game = times.iter().sum::<Duration>() / times.len().max(1) as u32;
-        // The same units without the next lock, as all but a game's first 40 are routed
-        // (`spell::route`): their time by the rows they fall is [`RouteCost::by_rows`].
-        let mut alone = Scribe::for_setup(phrases, setup);
-        alone.use_dp = true;
-        let times = route_times_alone(setup, seed, &mut alone, sampled, budget);
-        let time = times.iter().sum::<Duration>();
-        let rows: u64 = sampled[..times.len()]
-            .iter()
-            .zip(&order)
-            .map(|(lock, &u)| rows_fallen(setup, u, lock))
-            .sum();
-        job.trace(|| {
-            format!(
-                "route estimate: {:.2} ms a unit with spans; without, {} units {:.2} ms each, {rows} rows fallen, {:.3} ms a row",
-                game.as_secs_f64() * 1e3,
-                times.len(),
-                time.as_secs_f64() * 1e3 / times.len().max(1) as f64,
-                time.as_secs_f64() * 1e3 / rows.max(1) as f64
-            )
-        });
-        (game, time.mul_f64(1.0 / rows.max(1) as f64))
+        times.iter().sum::<Duration>() / times.len().max(1) as u32
     } else {
-        (plain_unit, Duration::ZERO)
+        plain_unit
     };
     RouteCost {
         game: game.mul_f64(order.len() as f64),
         plain_unit,
-        per_row,
     }
 }
 
@@ -1204,28 +1134,6 @@ fn route_times(
         }
         let started = Instant::now();
         scribe.route(&mut game, lock, locks.get(k + 1).copied(), spell);
-        times.push(started.elapsed());
-    }
-    times
-}
-
-/// [`route_times`] spelling, each unit routed without the next lock (no phrase spelled across
-/// two units).
-fn route_times_alone(
-    setup: &Setup,
-    seed: u32,
-    scribe: &mut Scribe,
-    locks: &[Pos],
-    budget: Duration,
-) -> Vec<Duration> {
-    let mut game = Game::new(setup, seed);
-    let mut times = Vec::with_capacity(locks.len());
-    for &lock in locks {
-        if game.is_over() || times.iter().sum::<Duration>() > budget {
-            break;
-        }
-        let started = Instant::now();
-        scribe.route(&mut game, lock, None, true);
         times.push(started.elapsed());
     }
     times
@@ -1470,47 +1378,6 @@ mod tests {
                 "problem {id}"
             );
         }
-    }
-
-    #[test]
-    fn a_units_route_is_estimated_by_the_rows_its_plans_units_fall() {
-        let setup = Setup::bundled(18);
-        let seed = setup.problem.source_seeds[0];
-        let order = Game::new(&setup, seed).order().to_vec();
-        let cost = RouteCost {
-            game: Duration::from_secs(10),
-            plain_unit: Duration::from_micros(20),
-            per_row: Duration::from_micros(100),
-        };
-        let locks = greedy_plan(&setup, seed);
-        assert!(locks.len() >= 100, "{}", locks.len());
-        let rows: u64 = locks
-            .iter()
-            .zip(&order)
-            .map(|(lock, &u)| rows_fallen(&setup, u, lock))
-            .sum();
-        // Every unit falls at least a row and at most the board's height.
-        assert!(rows >= locks.len() as u64 && rows <= (locks.len() * setup.height()) as u64);
-        let unit = cost.by_rows(&setup, &order, &locks).unwrap();
-        let mean = Duration::from_micros(100).mul_f64(rows as f64 / locks.len() as f64);
-        assert!(
-            unit.abs_diff(mean) < Duration::from_nanos(10),
-            "{unit:?} {mean:?}"
-        );
-        // At least a plain route.
-        let slow_plain = RouteCost {
-            plain_unit: Duration::from_secs(1),
-            ..cost
-        };
-        let unit = slow_plain.by_rows(&setup, &order, &locks).unwrap();
-        assert_eq!(unit, Duration::from_secs(1));
-        // Nothing spells (no time a row), or no plan: no estimate by rows.
-        let plain = RouteCost {
-            per_row: Duration::ZERO,
-            ..cost
-        };
-        assert_eq!(plain.by_rows(&setup, &order, &locks), None);
-        assert_eq!(cost.by_rows(&setup, &order, &[]), None);
     }
 
     /// `played_units` of the bundled problem `id`'s first seed, at most `most`.

@@ -708,11 +708,14 @@ impl Scout {
     }
 }
 
-/// Writes `line` on stderr, prefixed by the search's variant, where `PODIUM_ICFP2015_TRACE` is
-/// set: how each plan of a game ended, to see why a long game dies early.
+/// Writes `line` on stderr, prefixed by the search's variant and the seconds since the
+/// process's first trace line, where `PODIUM_ICFP2015_TRACE` is set: how each plan of a game
+/// ended and when, to see why a long game dies early and where its time went.
 fn trace(variant: u32, line: impl FnOnce() -> String) {
+    static FIRST: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     if tracing() {
-        eprintln!("icfp2015 trace {variant}: {}", line());
+        let at = FIRST.get_or_init(Instant::now).elapsed().as_secs_f64();
+        eprintln!("icfp2015 trace {variant} [{at:.2} s]: {}", line());
     }
 }
 

@@ -910,9 +910,10 @@ pub(crate) mod tests {
         all
     }
 
-    /// Phrase sets for the enumerable games: returns, turns, drifts east and west, descents.
+    /// Phrase sets for the enumerable games: returns, turns, drifts east and west, descents, and
+    /// reversed runs (W E, CW CCW: spelled only where the reversing letter's unit locked first).
     pub(crate) fn enumerable_sets() -> Vec<PhraseSet> {
-        let sets: [&[&str]; 7] = [
+        let sets: [&[&str]; 8] = [
             &[],
             &["pa", "bl", "al"],
             &["ppp", "a"],
@@ -920,6 +921,7 @@ pub(crate) mod tests {
             &["dl", "kd", "pdb"],
             &["bbb", "lll", "bbbbb"],
             &["lal", "albl", "pppp", "aaaa"],
+            &["pb", "dkd", "bbpa"],
         ];
         sets.iter()
             .map(|s| PhraseSet::new(s.iter().map(|p| p.to_string()).collect()).unwrap())

@@ -521,6 +521,34 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
             first_routes.spelled_time.as_secs_f64() * 1e3 / f64::from(first_routes.spelled.max(1))
         )
     });
+    // A medium game whose first routed game leaves phrases unspelled that one or two units
+    // could spell: the look-ahead, whose children try them whole (a first use is worth 300 +
+    // 2 x its length), gets half the time left now, not what the attempts leave
+    // (`docs/icfp2015.md`, Part 34).
+    if look_ahead
+        && !long
+        && power > 0.0
+        && lookahead::unspelled(setup, seed, phrases, &best.commands) > 0
+    {
+        let half = Deadline::after(deadline.remaining() / 2);
+        let guide = lookahead::locks_of(setup, seed, &best.commands);
+        if let Some(found) = lookahead::search(setup, seed, phrases, &weights, &guide, &half) {
+            job.trace(|| {
+                format!(
+                    "early look-ahead: score {} (first game {}), width {}",
+                    found.score, best.score, found.width
+                )
+            });
+            if found.score > best.score {
+                best = Played {
+                    commands: found.commands,
+                    score: found.score,
+                    locked: found.locked,
+                };
+                (job.offer)(&best);
+            }
+        }
+    }
     // A long game whose plan still dies goes on scouting from it while the time left holds the
     // routes of a longer one (now measured, not estimated), and routes the longest again: the
     // units it shares with the routed plan are replayed from that game's text, the rest routed;

@@ -32,6 +32,13 @@ pub struct Chain {
 /// The best start for `phrase` (its commands) from `game`'s falling unit, if any start plays
 /// it through with the game still running at the end.
 pub fn find(game: &Game, phrase: &[Command]) -> Option<Chain> {
+    find_within(game, phrase, u32::MAX)
+}
+
+/// [`find`] among the starts whose chain locks at most `units` units (1: the falling unit
+/// spells the whole phrase and locks, as `spell::lookahead` asks for a phrase not used yet).
+pub fn find_within(game: &Game, phrase: &[Command], units: u32) -> Option<Chain> {
+    let most = units;
     let (grid, reach) = Reach::from_falling(game)?;
     // Every start played through the phrase; the few whose boards look best (before the last
     // unit's lock) get a last leg, as it costs a search of its own. Only those few games are
@@ -49,6 +56,9 @@ pub fn find(game: &Game, phrase: &[Command]) -> Option<Chain> {
         let Some((units, row)) = play_through(&mut trial, phrase) else {
             continue;
         };
+        if units >= most {
+            continue;
+        }
         let features = Features::of(trial.board());
         let merit = (features.clear_rows, -(features.holes as i64));
         let at = played.partition_point(|p| p.merit >= merit);

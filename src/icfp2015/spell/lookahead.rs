@@ -11,6 +11,11 @@
 // by `DROP_SHARE`, the rows they stand for being paid in power) and the board term. The beam
 // runs whole games at growing (width, locks) while the time left holds the next one at the
 // measured cost of a route; the best finished game is the answer, re-scored by the evaluator.
+// Each node also tries the phrases its game has not spelled (most points first, up to
+// `FRESH_WORDS`): the unit spells one whole from a start the chain search finds, letting a
+// blocked unit lock mid-phrase and the next go on (up to `FRESH_UNITS`), as a child of its own:
+// a first use is worth 300 + 2 x its length, and the plan's locks rarely leave room for the
+// longer ones (problem 10, Part 34).
 
 use crate::core::hash::{fast_hash, FastMap};
 use crate::core::timer::Deadline;
@@ -43,7 +48,7 @@ const DROP_SHARE: f64 = 0.5;
 
 /// How many times a game's measured route time the time left must hold: the first beam routes
 /// up to 4 locks a unit (3 and the guide's), and its game is routed again with spans.
-const ROUTES_HELD: f64 = 8.0;
+const ROUTES_HELD: f64 = 4.0;
 
 /// Whether a game whose routes took `routes` is worth searching with `remaining` left.
 pub fn affords(routes: Duration, remaining: Duration) -> bool {
@@ -52,6 +57,17 @@ pub fn affords(routes: Duration, remaining: Duration) -> bool {
 
 /// Headroom on the estimated time of the next beam (routes at the pace of the last beam).
 const PASS_MARGIN: f64 = 1.3;
+
+/// A phrase the game has not spelled, tried as a child of its own (the unit spelling it whole
+/// from a start the chain search finds, then locking): at most this many words a node.
+const FRESH_WORDS: usize = 3;
+
+/// The most units such a phrase may take (blocked mid-phrase, a unit locks and the next goes
+/// on, as `chain.rs` plays the long phrases at a game's start).
+const FRESH_UNITS: u32 = 2;
+
+/// Every this many units, a node tries again the words its game missed (the board changed).
+const FRESH_RETRY: u32 = 8;
 
 /// The best game found: its commands and the evaluator's score, and the widest beam that ran.
 #[derive(Clone, Debug)]
@@ -76,6 +92,9 @@ struct Node<'a, 'p> {
     rows: f64,
     /// The lock of each unit so far.
     locks: Vec<Pos>,
+    /// Words (bit w) whose first use this game's units failed to find a start for, tried
+    /// again every [`FRESH_RETRY`] units.
+    missed: u64,
 }
 
 impl Node<'_, '_> {
@@ -83,6 +102,20 @@ impl Node<'_, '_> {
     fn score(&self) -> u64 {
         self.game.move_score() + self.scribe.power_score()
     }
+}
+
+/// How many phrases the game `commands` never spelled that its units might spell whole in
+/// [`FRESH_UNITS`] units (what the search's children try): where it may find first uses.
+pub fn unspelled(setup: &Setup, seed: u32, phrases: &PhraseSet, commands: &str) -> usize {
+    let mut scribe = Scribe::for_setup(phrases, setup);
+    let mut game = Game::new(setup, seed);
+    scribe.replay(&mut game, commands);
+    scribe.unused_words(fresh_descents(setup)).len()
+}
+
+/// The most rows of descent a phrase tried whole may need: the board's rows a unit.
+fn fresh_descents(setup: &Setup) -> u32 {
+    u32::try_from(setup.problem.height).map_or(u32::MAX, |h| h.saturating_mul(FRESH_UNITS))
 }
 
 /// Beams of the game of `seed` over its units, each lock routed spelling `phrases`, at the
@@ -175,6 +208,7 @@ fn beam<'a, 'p>(
     let mut scribe = Scribe::for_setup(phrases, setup);
     scribe.use_dp = true;
     let spells = scribe.can_spell();
+    let fresh_descents = fresh_descents(setup);
     let mut layer = vec![Node {
         game: Game::new(setup, seed),
         scribe,
@@ -182,6 +216,7 @@ fn beam<'a, 'p>(
         board_term: 0.0,
         rows: 0.0,
         locks: Vec::new(),
+        missed: 0,
     }];
     let mut finished: Option<Node> = None;
     let mut routed = 0u64;
@@ -220,6 +255,91 @@ fn beam<'a, 'p>(
         }
         let mut children: Vec<Node> = Vec::with_capacity(candidates.len());
         let mut seen: FastMap<u64, usize> = FastMap::default();
+        // Equal boards with equal points are kept once, the guide's game or the better valued;
+        // a finished game is kept if it made the most points.
+        let keep = |child: Node<'a, 'p>,
+                    children: &mut Vec<Node<'a, 'p>>,
+                    seen: &mut FastMap<u64, usize>,
+                    finished: &mut Option<Node<'a, 'p>>| {
+            if child.game.is_over() {
+                if finished.as_ref().is_none_or(|f| child.score() > f.score()) {
+                    *finished = Some(child);
+                }
+                return;
+            }
+            let key = fast_hash(&(child.game.board(), child.score(), child.game.locked()));
+            match seen.get(&key) {
+                Some(&j) if on_guide(&children[j]) => {}
+                Some(&j) if children[j].value >= child.value && !on_guide(&child) => {}
+                Some(&j) => children[j] = child,
+                None => {
+                    seen.insert(key, children.len());
+                    children.push(child);
+                }
+            }
+        };
+        // Phrases the game has not spelled yet, each a child of its own where the unit can
+        // spell it whole from some start; the words a parent missed, its children skip.
+        let mut missed: Vec<u64> = Vec::with_capacity(layer.len());
+        for parent in &layer {
+            let mut skip = parent.missed;
+            if parent.game.locked() % FRESH_RETRY == 0 {
+                skip = 0;
+            }
+            let words: Vec<usize> = parent
+                .scribe
+                .unused_words(fresh_descents)
+                .into_iter()
+                .filter(|&w| w >= 64 || skip >> w & 1 == 0)
+                .take(FRESH_WORDS)
+                .collect();
+            for w in words {
+                if deadline.expired() {
+                    return None;
+                }
+                let mut child = Node {
+                    game: parent.game.clone(),
+                    scribe: parent.scribe.clone(),
+                    value: 0.0,
+                    board_term: 0.0,
+                    rows: 0.0,
+                    locks: parent.locks.clone(),
+                    missed: 0,
+                };
+                routed += 1;
+                let Some(locked) = child.scribe.route_word(&mut child.game, w, FRESH_UNITS) else {
+                    if w < 64 {
+                        skip |= 1 << w;
+                    }
+                    continue;
+                };
+                // Each lock valued as the routed children's, on the board it locked on.
+                let (mut value, mut rows) = (parent.value - parent.board_term, parent.rows);
+                let mut term = 0.0;
+                for (pos, board, unit) in &locked {
+                    let (_, lines) = placement_value(board, unit, *pos, weights);
+                    value += placement_value(board, unit, *pos, &structure).0;
+                    (term, rows) = board_term_after_lock(
+                        board,
+                        unit,
+                        *pos,
+                        lines,
+                        weights,
+                        false,
+                        rows,
+                        &mut RowTerms::default(),
+                        &mut scratch,
+                    );
+                    child.locks.push(*pos);
+                }
+                child.board_term = term;
+                child.rows = rows;
+                child.missed = skip;
+                child.value = value + term + (child.score() - parent.score()) as f64;
+                keep(child, &mut children, &mut seen, &mut finished);
+            }
+            missed.push(skip);
+        }
         for (value, i, pos, term, rows) in candidates {
             if deadline.expired() {
                 return None;
@@ -232,6 +352,7 @@ fn beam<'a, 'p>(
                 board_term: term,
                 rows,
                 locks: parent.locks.clone(),
+                missed: missed[i],
             };
             child.locks.push(pos);
             child.scribe.route(&mut child.game, pos, None, spells);
@@ -240,24 +361,7 @@ fn beam<'a, 'p>(
                 + value
                 + term
                 + (child.score() - parent.score()) as f64;
-            if child.game.is_over() {
-                if finished.as_ref().is_none_or(|f| child.score() > f.score()) {
-                    finished = Some(child);
-                }
-                continue;
-            }
-            // Equal boards with equal points are kept once, the guide's game or the better
-            // valued.
-            let key = fast_hash(&(child.game.board(), child.score(), child.game.locked()));
-            match seen.get(&key) {
-                Some(&j) if on_guide(&children[j]) => {}
-                Some(&j) if children[j].value >= child.value && !on_guide(&child) => {}
-                Some(&j) => children[j] = child,
-                None => {
-                    seen.insert(key, children.len());
-                    children.push(child);
-                }
-            }
+            keep(child, &mut children, &mut seen, &mut finished);
         }
         children.sort_by(|a, b| b.value.total_cmp(&a.value));
         // The guide's own game stays in the beam: the search never ends below it.
@@ -308,6 +412,7 @@ fn reroute<'a, 'p>(
         board_term: 0.0,
         rows: 0.0,
         locks: locks.to_vec(),
+        missed: 0,
     };
     let spells = node.scribe.can_spell();
     for (k, &lock) in locks.iter().enumerate() {
@@ -384,6 +489,39 @@ mod tests {
             node.scribe.route(&mut node.game, lock, None, spells);
         }
         node
+    }
+
+    /// A phrase the game has not spelled is spelled whole from a start where one plays it
+    /// (problem 10: 7 rows, so the longer phrases take two units): nothing is written where
+    /// none does; otherwise the game is legal, the evaluator's score is the scribe's with the
+    /// phrase's first use in it, and the locks returned are those the text plays.
+    #[test]
+    fn an_unused_phrase_is_spelled_whole_from_a_start() {
+        let setup = Setup::bundled(10);
+        let seed = setup.problem.source_seeds[0];
+        let phrases = PhraseSet::known();
+        let scribe = Scribe::for_setup(&phrases, &setup);
+        let game = Game::new(&setup, seed);
+        let words = scribe.unused_words(2 * setup.problem.height as u32);
+        assert!(!words.is_empty());
+        let mut spelled = 0;
+        for w in words {
+            let (mut g, mut s) = (game.clone(), scribe.clone());
+            let Some(locked) = s.route_word(&mut g, w, 2) else {
+                assert_eq!(s.text(), "");
+                assert_eq!(g.locked(), 0);
+                continue;
+            };
+            spelled += 1;
+            let scored = evaluate(&setup, seed as u64, s.text(), &phrases).unwrap();
+            assert_eq!(scored.error, None, "{}", s.text());
+            assert_eq!(scored.score, g.move_score() + s.power_score());
+            assert!(s.power_score() >= 300 + 2 * 3, "{}", s.text());
+            let locks: Vec<Pos> = locked.iter().map(|l| l.0).collect();
+            assert!((1..=2).contains(&locks.len()));
+            assert_eq!(locks_of(&setup, seed, s.text()), locks);
+        }
+        assert!(spelled > 0);
     }
 
     /// Every game is legal and its score the evaluator's, with each kind of phrase set (the

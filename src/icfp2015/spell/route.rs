@@ -21,10 +21,11 @@ use super::reach::{bfs, direct_path, distances_to, UNREACHED};
 use super::span;
 use super::words::{follow_table, spam_phrases, words_of, Word};
 use crate::icfp2015::place::placement::Grid;
+use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::commands::{decode_char, Command, Symbol};
 use crate::icfp2015::rules::game::{target, Game, Outcome, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
-use crate::icfp2015::rules::unit::Pos;
+use crate::icfp2015::rules::unit::{Pos, Unit};
 use std::collections::HashMap;
 
 /// The command text of a game so far and the phrase automaton over it.
@@ -276,6 +277,69 @@ impl<'p> Scribe<'p> {
                 game.step(c);
             }
         }
+    }
+
+    /// The words that are whole phrases the text has not spelled yet and have at most
+    /// `descents` rows of descent, most points first (ties in the set's order).
+    pub fn unused_words(&self, descents: u32) -> Vec<usize> {
+        let mut unused: Vec<(usize, usize)> = (0..self.words.len())
+            .filter_map(|w| {
+                let word = &self.words[w];
+                if word.descents > descents || word.bytes.len() != word.commands.len() {
+                    return None;
+                }
+                let p = self
+                    .phrases
+                    .phrases()
+                    .iter()
+                    .enumerate()
+                    .position(|(p, text)| {
+                        self.counts[p] == 0 && text.to_lowercase().as_bytes() == word.bytes
+                    })?;
+                Some((self.phrases.phrase_len(p), w))
+            })
+            .collect();
+        unused.sort_by_key(|&(len, w)| (std::cmp::Reverse(len), w));
+        unused.into_iter().map(|(_, w)| w).collect()
+    }
+
+    /// Spells word `w` whole from the falling unit of `game` (just spawned), from the start
+    /// the chain search finds for it locking at most `units` units (`chain::find_within`: a
+    /// unit blocked mid-phrase locks and the next goes on), and locks the last: each lock with
+    /// the board before it and its unit, or `None` with nothing written where no start plays
+    /// it so.
+    #[allow(clippy::type_complexity)]
+    pub fn route_word<'a>(
+        &mut self,
+        game: &mut Game<'a>,
+        w: usize,
+        units: u32,
+    ) -> Option<Vec<(Pos, Board, &'a Unit)>> {
+        debug_assert!(self.pending.is_empty(), "no span is open");
+        let word = self.words[w].clone();
+        let chain = chain::find_within(game, &word.commands, units)?;
+        let mut locks = Vec::new();
+        let mut play = |game: &mut Game<'a>, c: Command| {
+            let before = (game.unit().canonical_pos(game.pos()), game.unit());
+            let board = game.board().clone();
+            if let Outcome::Locked { .. } = game.step(c) {
+                locks.push((before.0, board, before.1));
+            }
+        };
+        for &c in &chain.lead {
+            self.write_command(c);
+            play(game, c);
+        }
+        for (&c, &b) in word.commands.iter().zip(&word.bytes) {
+            self.write(b);
+            play(game, c);
+        }
+        for &c in &chain.tail {
+            self.write_command(c);
+            play(game, c);
+        }
+        debug_assert_eq!(locks.len() as u32, chain.units, "the chain locks its units");
+        Some(locks)
     }
 
     /// Spells the prefix of an unused phrase that is too long for one unit's descent, ending

@@ -181,7 +181,22 @@ pub fn lock_positions(board: &Board, unit: &Unit, start: Pos) -> Vec<Pos> {
 // The flood runs in `u64` words where the board is at most 64 columns wide (every blob game),
 // `u128` beyond: every mask lies in the low `width` bits, so both give the same bits. With the
 // changes of `flood` (callgrind, g1606 width 8): 441 M -> 222 M instructions (docs Part 24).
+//
+// Far above the first filled row (more than `FAR` rows and the unit's span), where a unit can
+// only hang on a wall, no lock is made: the flood runs those rows until its masks repeat every
+// two rows and jumps to the last of them, so a tall board's expansion costs its stack's rows,
+// not its height (docs Part 35). Boards of at most `FAR` rows never jump.
 pub fn lock_positions_where(board: &Board, unit: &Unit, start: Pos, resting: bool) -> Vec<Pos> {
+    locks_and_cut(board, unit, start, resting).0
+}
+
+/// How far above the first filled row (beyond the unit's span) locks are still made.
+pub const FAR: i32 = 64;
+
+/// [`lock_positions_where`] and the first row a kept lock's cells may start on (`i32::MIN`
+/// where the flood did not jump): the locks are those of the full flood whose first cell row is
+/// at or below it, in the same order.
+fn locks_and_cut(board: &Board, unit: &Unit, start: Pos, resting: bool) -> (Vec<Pos>, i32) {
     if board.width() <= 64 {
         flood::<u64>(board, unit, start, resting)
     } else {
@@ -267,7 +282,7 @@ flood_word!(u128);
 // row loaded once per shape row and shifted once per member of that row. Locks go through the
 // map of locked cell sets only where another orientation or parity has the same shape (a
 // symmetric unit): a shape of its own locks each cell set at one pivot only.
-fn flood<W: FloodWord>(board: &Board, unit: &Unit, start: Pos, resting: bool) -> Vec<Pos> {
+fn flood<W: FloodWord>(board: &Board, unit: &Unit, start: Pos, resting: bool) -> (Vec<Pos>, i32) {
     let grid = Grid::new(unit, board);
     let (width, height) = (board.width() as i32, board.height() as i32);
     let rows = board.rows();
@@ -276,11 +291,18 @@ fn flood<W: FloodWord>(board: &Board, unit: &Unit, start: Pos, resting: bool) ->
     // Per orientation and pivot-row parity: the pivot column of bit 0, and the fitting bits.
     let mut base = [[0i32; 2]; 6];
     let mut valid = [[W::ZERO; 2]; 6];
+    // Per orientation and parity, the first cell row's offset from the pivot row; over all,
+    // the least and greatest row offsets of a cell.
+    let mut first_row = [[0i32; 2]; 6];
+    let (mut dy_low, mut dy_high) = (i32::MAX, i32::MIN);
     for o in 0..6u8 {
         for p in 0..2 {
             let shape = unit.shape(o, p);
             base[o as usize][p as usize] = -shape.dx_min;
             valid[o as usize][p as usize] = W::low(width - (shape.dx_max - shape.dx_min));
+            first_row[o as usize][p as usize] = shape.dy_min;
+            dy_low = dy_low.min(shape.dy_min);
+            dy_high = dy_high.max(shape.dy_max);
         }
     }
     let start = Pos {
@@ -291,8 +313,18 @@ fn flood<W: FloodWord>(board: &Board, unit: &Unit, start: Pos, resting: bool) ->
         || start.y > y_high
         || !board.fits(unit.shape(start.orientation, start.y), start.x, start.y)
     {
-        return Vec::new();
+        return (Vec::new(), i32::MIN);
     }
+    // Pivot rows `clear_from..=clear_to` see only empty rows in every orientation: their
+    // fitting masks depend on the row's parity alone. The flood may jump to `jump_to` at most
+    // (of the same parity as the row it jumps from); locks then start on row `cut` or below,
+    // where `FAR` and the unit's span keep every lock that touches a filled row or the floor.
+    let top = rows.iter().position(|&r| r != 0).unwrap_or(rows.len()) as i32;
+    let (clear_from, clear_to) = (-dy_low, top - 1 - dy_high);
+    let span = dy_high - dy_low;
+    let jump_to = clear_to - 1 - FAR - span;
+    let max_first = first_row.iter().flatten().copied().max().unwrap_or(0);
+    let mut cut = i32::MIN;
     let fits_row = |y: i32| -> [W; 6] {
         let mut out = [W::ZERO; 6];
         if y < y_low || y > y_high {
@@ -357,7 +389,28 @@ fn flood<W: FloodWord>(board: &Board, unit: &Unit, start: Pos, resting: bool) ->
     let p = (start.y & 1) as usize;
     reached[start.orientation as usize] =
         W::ONE.shift(start.x - base[start.orientation as usize][p]);
-    for y in start.y..=y_high {
+    // The masks each of the last two rows was entered with.
+    let mut entered = [[W::ZERO; 6]; 2];
+    // Never on a board of at most `FAR` rows: nothing to keep there.
+    let can_jump = jump_to >= start.y + 4;
+    let mut y = start.y;
+    while y <= y_high {
+        // Rows y - 2 ..= y + 1 clear and the masks as two rows up: every row of the same
+        // parity until `jump_to` + 1 is entered with them, and makes locks whose cells start
+        // above `cut`. Those made so far start above it too (at most y + max_first).
+        if can_jump {
+            if y - 2 >= clear_from
+                && y + 2 <= jump_to
+                && y - 2 >= start.y
+                && reached == entered[(y & 1) as usize]
+            {
+                y = jump_to - ((jump_to - y) & 1);
+                cut = y + max_first;
+                locks.clear();
+                locked_cells.clear();
+            }
+            entered[(y & 1) as usize] = reached;
+        }
         let p = (y & 1) as usize;
         // Spread along the row, turning, until nothing changes.
         loop {
@@ -413,6 +466,9 @@ fn flood<W: FloodWord>(board: &Board, unit: &Unit, start: Pos, resting: bool) ->
                     y,
                     orientation: o as u8,
                 };
+                if y + first_row[o][p] < cut {
+                    continue;
+                }
                 if !shared[o][p] {
                     locks.push(here);
                     continue;
@@ -444,8 +500,9 @@ fn flood<W: FloodWord>(board: &Board, unit: &Unit, start: Pos, resting: bool) ->
         }
         reached = next;
         fits = below;
+        y += 1;
     }
-    by_moves(locks, moves)
+    (by_moves(locks, moves), cut)
 }
 
 /// Per orientation and pivot-row parity, a number of the unit's shape there: equal where
@@ -804,6 +861,67 @@ mod tests {
             }
         }
         assert!(compared > 3000 && nonempty > 1500, "{compared} {nonempty}");
+    }
+
+    /// On boards taller than `FAR` rows over their stack, `lock_positions_where` returns the
+    /// reference's locks whose cells start at the cut or below, in the same order, and drops
+    /// none whose cells reach within `FAR` rows of the first filled one: problems 9 (10
+    /// columns), 18 (30) and 24 (100: the `u128` word) made 300 and 2,000 rows tall, a random
+    /// stack of 0-40 rows, every unit from its spawn and random starts, resting or not.
+    #[test]
+    fn tall_boards_drop_only_the_locks_far_above_the_stack() {
+        let mut rng = Rng::new(3533);
+        let (mut compared, mut jumped, mut dropped) = (0, 0, 0);
+        for id in [9, 18, 24] {
+            for height in [300, 2000] {
+                let mut problem = setup(id).problem;
+                problem.height = height;
+                problem.filled.clear();
+                let setup = Setup::new(problem);
+                let mut board = setup.start.clone();
+                let stack = rng.range(0..41);
+                let chance = 0.8 * rng.f64();
+                for y in height - stack..height {
+                    for x in 0..setup.width() {
+                        if rng.chance(chance) {
+                            board.set(Cell::new(x as i32, y as i32));
+                        }
+                    }
+                }
+                let top = board.rows().iter().position(|&r| r != 0).unwrap_or(height) as i32;
+                for unit in &setup.units {
+                    let mut starts = vec![unit.spawn];
+                    for _ in 0..2 {
+                        starts.push(Pos {
+                            x: rng.range(0..setup.width()) as i32,
+                            y: rng.range(0..height) as i32,
+                            orientation: rng.range(0..6) as u8,
+                        });
+                    }
+                    for start in starts {
+                        for resting in [false, true] {
+                            let all = reference_lock_positions_where(&board, unit, start, resting);
+                            let (got, cut) = locks_and_cut(&board, unit, start, resting);
+                            let first = |p: &Pos| p.y + unit.shape(p.orientation, p.y).dy_min;
+                            let (kept, gone): (Vec<Pos>, Vec<Pos>) =
+                                all.iter().partition(|p| first(p) >= cut);
+                            assert_eq!(got, kept, "problem {id} height {height} {start:?}");
+                            for p in &gone {
+                                let low = unit.cells(*p).iter().map(|c| c.y).max().unwrap();
+                                assert!(low < top - 1 - FAR, "{p:?} near the stack {top}");
+                            }
+                            compared += 1;
+                            jumped += usize::from(cut != i32::MIN);
+                            dropped += gone.len();
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            compared > 500 && jumped > 100 && dropped > 10_000,
+            "{compared} {jumped} {dropped}"
+        );
     }
 
     /// The flood fill finds the same locked cell sets as the BFS of `placements_from`, on

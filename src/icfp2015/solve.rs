@@ -157,6 +157,18 @@ impl<'j> Job<'j> {
     fn trace(&self, line: impl FnOnce() -> String) {
         trace(self.variant, line);
     }
+
+    /// The look-ahead's game, where it scores above `best`, becomes the best and is offered.
+    fn keep_if_better(&self, best: &mut Played, found: lookahead::Found) {
+        if found.score > best.score {
+            *best = Played {
+                commands: found.commands,
+                score: found.score,
+                locked: found.locked,
+            };
+            (self.offer)(best);
+        }
+    }
 }
 
 /// Games of at most this many units trace their score's bound (`spell::bound`).
@@ -539,14 +551,7 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
                     found.score, best.score, found.width
                 )
             });
-            if found.score > best.score {
-                best = Played {
-                    commands: found.commands,
-                    score: found.score,
-                    locked: found.locked,
-                };
-                (job.offer)(&best);
-            }
+            job.keep_if_better(&mut best, found);
         }
     }
     // A long game whose plan still dies goes on scouting from it while the time left holds the
@@ -662,14 +667,7 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
                     found.route_time.as_secs_f64() * 1e3
                 )
             });
-            if found.score > best.score {
-                best = Played {
-                    commands: found.commands,
-                    score: found.score,
-                    locked: found.locked,
-                };
-                (job.offer)(&best);
-            }
+            job.keep_if_better(&mut best, found);
         }
     }
     match band_game {

@@ -27,7 +27,7 @@ use crate::icfp2015::rules::commands::{decode_char, Symbol};
 use crate::icfp2015::rules::game::{evaluate, Game, Outcome, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
-use crate::icfp2015::spell::route::Scribe;
+use crate::icfp2015::spell::route::{Lock, Scribe};
 use std::time::{Duration, Instant};
 
 /// The (width, locks per node) of the beams tried in turn, while the time left holds the next.
@@ -316,7 +316,7 @@ fn beam<'a, 'p>(
                 // Each lock valued as the routed children's, on the board it locked on.
                 let (mut value, mut rows) = (parent.value - parent.board_term, parent.rows);
                 let mut term = 0.0;
-                for (pos, board, unit) in &locked {
+                for Lock { pos, board, unit } in &locked {
                     let (_, lines) = placement_value(board, unit, *pos, weights);
                     value += placement_value(board, unit, *pos, &structure).0;
                     (term, rows) = board_term_after_lock(
@@ -517,7 +517,7 @@ mod tests {
             assert_eq!(scored.error, None, "{}", s.text());
             assert_eq!(scored.score, g.move_score() + s.power_score());
             assert!(s.power_score() >= 300 + 2 * 3, "{}", s.text());
-            let locks: Vec<Pos> = locked.iter().map(|l| l.0).collect();
+            let locks: Vec<Pos> = locked.iter().map(|l| l.pos).collect();
             assert!((1..=2).contains(&locks.len()));
             assert_eq!(locks_of(&setup, seed, s.text()), locks);
         }

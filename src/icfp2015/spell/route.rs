@@ -58,6 +58,15 @@ pub struct Scribe<'p> {
     pending: Vec<(Command, u8)>,
 }
 
+/// A unit locked while a word was spelled ([`Scribe::route_word`]): its lock, the board it
+/// locked on and the unit.
+#[derive(Clone, Debug)]
+pub struct Lock<'a> {
+    pub pos: Pos,
+    pub board: Board,
+    pub unit: &'a Unit,
+}
+
 /// Where the unit is while spelling: its position, the positions of its current row, the
 /// automaton and the text length (a point to return to).
 #[derive(Clone, Debug)]
@@ -255,10 +264,7 @@ impl<'p> Scribe<'p> {
                 continue;
             }
             let word = self.words[w].clone();
-            let unused = self.phrases.phrases().iter().enumerate().any(|(p, text)| {
-                self.counts[p] == 0 && text.to_lowercase().as_bytes() == word.bytes
-            });
-            if !unused || game.is_over() {
+            if self.unused_phrase(w).is_none() || game.is_over() {
                 continue;
             }
             let Some(chain) = chain::find(game, &word.commands) else {
@@ -279,6 +285,16 @@ impl<'p> Scribe<'p> {
         }
     }
 
+    /// The first phrase (in the set's order) that word `w` spells whole and the text has not
+    /// spelled yet.
+    fn unused_phrase(&self, w: usize) -> Option<usize> {
+        self.words[w]
+            .phrases
+            .iter()
+            .copied()
+            .find(|&p| self.counts[p] == 0)
+    }
+
     /// The words that are whole phrases the text has not spelled yet and have at most
     /// `descents` rows of descent, most points first (ties in the set's order).
     pub fn unused_words(&self, descents: u32) -> Vec<usize> {
@@ -288,14 +304,7 @@ impl<'p> Scribe<'p> {
                 if word.descents > descents || word.bytes.len() != word.commands.len() {
                     return None;
                 }
-                let p = self
-                    .phrases
-                    .phrases()
-                    .iter()
-                    .enumerate()
-                    .position(|(p, text)| {
-                        self.counts[p] == 0 && text.to_lowercase().as_bytes() == word.bytes
-                    })?;
+                let p = self.unused_phrase(w)?;
                 Some((self.phrases.phrase_len(p), w))
             })
             .collect();
@@ -308,13 +317,12 @@ impl<'p> Scribe<'p> {
     /// unit blocked mid-phrase locks and the next goes on), and locks the last: each lock with
     /// the board before it and its unit, or `None` with nothing written where no start plays
     /// it so.
-    #[allow(clippy::type_complexity)]
     pub fn route_word<'a>(
         &mut self,
         game: &mut Game<'a>,
         w: usize,
         units: u32,
-    ) -> Option<Vec<(Pos, Board, &'a Unit)>> {
+    ) -> Option<Vec<Lock<'a>>> {
         debug_assert!(self.pending.is_empty(), "no span is open");
         let word = self.words[w].clone();
         let chain = chain::find_within(game, &word.commands, units)?;
@@ -323,7 +331,11 @@ impl<'p> Scribe<'p> {
             let before = (game.unit().canonical_pos(game.pos()), game.unit());
             let board = game.board().clone();
             if let Outcome::Locked { .. } = game.step(c) {
-                locks.push((before.0, board, before.1));
+                locks.push(Lock {
+                    pos: before.0,
+                    board,
+                    unit: before.1,
+                });
             }
         };
         for &c in &chain.lead {
@@ -352,9 +364,7 @@ impl<'p> Scribe<'p> {
                 let word = &self.words[w];
                 word.descents > height / 2
                     && word.bytes.len() == word.commands.len()
-                    && self.phrases.phrases().iter().enumerate().any(|(p, text)| {
-                        self.counts[p] == 0 && text.to_lowercase().as_bytes() == word.bytes
-                    })
+                    && self.unused_phrase(w).is_some()
             })
             .collect();
         candidates.sort_by_key(|&w| std::cmp::Reverse(self.words[w].bytes.len()));
@@ -732,6 +742,30 @@ mod tests {
                 assert!(power[1] > power[0], "problem {id}: {power:?}");
             }
         }
+    }
+
+    /// Each word knows the phrases it spells whole (a phrase's rest after its border may be
+    /// another phrase: `" ia!"` here); the unused words are those whole phrases, most points
+    /// first, and a phrase spelled leaves the list.
+    #[test]
+    fn unused_words_follow_the_phrases_spelled() {
+        let phrases = PhraseSet::new(vec!["Ia! Ia!".into(), " IA!".into(), "Ei!".into()]).unwrap();
+        let mut scribe = Scribe::new(&phrases);
+        let bytes: Vec<&[u8]> = scribe.words.iter().map(|w| &w.bytes[..]).collect();
+        assert_eq!(bytes, [&b" ia!"[..], b"ia! ia!", b" ia!", b"ei!"]);
+        let index: Vec<&[usize]> = scribe.words.iter().map(|w| &w.phrases[..]).collect();
+        assert_eq!(index, [&[1][..], &[0], &[1], &[2]]);
+        assert_eq!(scribe.unused_words(u32::MAX), [1, 0, 2, 3]);
+        assert_eq!(
+            scribe.unused_words(0),
+            Vec::<usize>::new(),
+            "every word descends"
+        );
+        let setup = setup(10);
+        let mut game = Game::new(&setup, setup.problem.source_seeds[0]);
+        scribe.replay(&mut game, "ei!");
+        assert_eq!(scribe.power_score(), 300 + 2 * 3);
+        assert_eq!(scribe.unused_words(u32::MAX), [1, 0, 2]);
     }
 
     /// Broad only while the time left holds the units left at the broad pace with the margin;

@@ -14,15 +14,22 @@ pub(super) struct Word {
     pub(super) commands: Vec<Command>,
     /// How many of the commands are SW or SE.
     pub(super) descents: u32,
+    /// The phrases (indices in the set, in its order) whose lower-case text is this word's
+    /// whole text: several where the set repeats a phrase or has two differing only in case.
+    pub(super) phrases: Vec<usize>,
 }
 
 impl Word {
-    fn new(bytes: Vec<u8>, commands: Vec<Command>) -> Word {
+    fn new(bytes: Vec<u8>, commands: Vec<Command>, lower: &[String]) -> Word {
         let descents = commands.iter().filter(|c| c.descends()).count() as u32;
+        let phrases = (0..lower.len())
+            .filter(|&p| lower[p].as_bytes() == bytes)
+            .collect();
         Word {
             bytes,
             commands,
             descents,
+            phrases,
         }
     }
 }
@@ -42,9 +49,10 @@ pub(super) fn follow_table(words: &[Word], canonical: &dyn Fn(Pos) -> Pos) -> Ve
 /// The words of `phrases`, in their order: for each phrase that is ASCII commands, the rest
 /// after its longest border (if it has one), then the whole phrase.
 pub(super) fn words_of(phrases: &PhraseSet) -> Vec<Word> {
+    let lowers: Vec<String> = phrases.phrases().iter().map(|p| p.to_lowercase()).collect();
     let mut words = Vec::new();
-    for phrase in phrases.phrases() {
-        let lower = phrase.to_lowercase();
+    for lower in &lowers {
+        let lower = lower.clone();
         let Ok(commands) = decode(&lower) else {
             continue;
         };
@@ -60,11 +68,11 @@ pub(super) fn words_of(phrases: &PhraseSet) -> Vec<Word> {
             let rest = &bytes[border..];
             if let Ok(rest_commands) = decode(std::str::from_utf8(rest).unwrap_or("#")) {
                 if !rest_commands.is_empty() {
-                    words.push(Word::new(rest.to_vec(), rest_commands));
+                    words.push(Word::new(rest.to_vec(), rest_commands, &lowers));
                 }
             }
         }
-        words.push(Word::new(bytes, commands));
+        words.push(Word::new(bytes, commands, &lowers));
     }
     words
 }

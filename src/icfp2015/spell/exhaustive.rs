@@ -31,6 +31,9 @@ pub struct Found {
     pub proved: bool,
     /// Nodes the branch and bound expanded.
     pub deep_nodes: u64,
+    /// Seconds the beams took, and the branch and bound's tables before its first node.
+    pub beam_secs: f64,
+    pub deep_setup_secs: f64,
 }
 
 /// How a beam orders the nodes of a layer: by score plus a weight on the room left, equal ranks
@@ -209,6 +212,7 @@ pub fn search(
         })
         .collect();
     let mut width = 1usize << variant.min(2);
+    let started = Instant::now();
     let beams = Deadline::after(deadline.remaining().mul_f64(BEAM_SHARE));
     'widths: while !beams.expired() {
         for ranking in &mut rankings {
@@ -216,6 +220,7 @@ pub fn search(
                 BeamEnd::Stopped => break 'widths,
                 BeamEnd::Narrow => {}
                 BeamEnd::Whole => {
+                    best.beam_secs = started.elapsed().as_secs_f64();
                     best.width = width;
                     best.proved = true;
                     return best;
@@ -225,6 +230,7 @@ pub fn search(
         best.width = best.width.max(width);
         width = (width * 2).min(most);
     }
+    best.beam_secs = started.elapsed().as_secs_f64();
     // The second core's branch and bound tries children best score first: another order, so
     // the two cores do not search alike.
     let greedy = !variant.is_multiple_of(2);
@@ -237,6 +243,7 @@ pub fn search(
     }
     best.proved = searched.complete;
     best.deep_nodes = searched.nodes;
+    best.deep_setup_secs = searched.setup_secs;
     best
 }
 

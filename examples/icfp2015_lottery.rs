@@ -1,0 +1,93 @@
+//! How often a long game's plan lasts over many weight draws, without the clock: fixed-width
+//! beams (deterministic) of the first seed, each with the setup's weights nudged by its own draw.
+//
+// Usage: cargo run --release --example icfp2015_lottery -- [--width W] [--draws N]
+//   [--prefix P,...] [--cross M] FILE
+// Prints one line per draw (units locked). With `--prefix` and `--cross M`, the first M draws'
+// plans are cut at each P and every one of those prefixes is planned on with each of the M
+// draws' weights: a matrix of units locked, rows the prefix's draw, columns the weights' draw,
+// to see whether survival follows the weights or the early placements. Move score only.
+
+use podium::core::rng::Rng;
+use podium::icfp2015::place::beam::plan_fixed;
+use podium::icfp2015::place::weights::Weights;
+use podium::icfp2015::{Game, Pos, Problem, Setup};
+
+fn main() {
+    let (mut width, mut draws, mut cross) = (8usize, 20usize, 0usize);
+    let mut prefixes: Vec<usize> = Vec::new();
+    let mut file = None;
+    let mut args = std::env::args().skip(1);
+    let number = |v: Option<String>, what: &str| -> usize {
+        v.and_then(|w| w.parse().ok())
+            .unwrap_or_else(|| fail(&format!("{what} takes a whole number")))
+    };
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--width" => width = number(args.next(), "--width").max(1),
+            "--draws" => draws = number(args.next(), "--draws"),
+            "--cross" => cross = number(args.next(), "--cross"),
+            "--prefix" => {
+                prefixes = args
+                    .next()
+                    .unwrap_or_default()
+                    .split(',')
+                    .map(|p| p.parse().unwrap_or_else(|_| fail("--prefix takes P,P,...")))
+                    .collect()
+            }
+            _ => file = Some(arg),
+        }
+    }
+    let file = file.unwrap_or_else(|| fail("no problem file"));
+    let bytes = std::fs::read(&file).unwrap_or_else(|e| fail(&format!("{file}: {e}")));
+    let problem = Problem::parse(&bytes, &file).unwrap_or_else(|e| fail(&format!("{file}: {e}")));
+    let setup = Setup::new(problem);
+    let Some(&seed) = setup.problem.source_seeds.first() else {
+        fail(&format!("{file}: no source seeds"))
+    };
+    let order = Game::new(&setup, seed).order().to_vec();
+    let base = Weights::for_setup(&setup);
+    let weights: Vec<Weights> = (0..draws.max(cross))
+        .map(|i| {
+            if i == 0 {
+                base
+            } else {
+                base.nudged(&mut Rng::new(0x5EED_0000 + i as u64))
+            }
+        })
+        .collect();
+    let mut plans: Vec<Vec<Pos>> = Vec::new();
+    for (i, w) in weights.iter().enumerate() {
+        let locks = plan_fixed(&setup, &setup.start, &order, w, width);
+        println!("draw {i}\tlocked {} of {}", locks.len(), order.len());
+        plans.push(locks);
+    }
+    let lasting = plans.iter().filter(|p| p.len() == order.len()).count();
+    println!("whole {lasting} of {}", plans.len());
+    for &p in &prefixes {
+        println!("prefix {p}: rows the prefix's draw, columns the weights' draw");
+        for (a, plan) in plans.iter().take(cross).enumerate() {
+            if plan.len() <= p {
+                println!("{a} ({}): shorter than the prefix", plan.len());
+                continue;
+            }
+            let mut board = setup.start.clone();
+            for (&u, &pos) in order.iter().zip(&plan[..p]) {
+                let unit = &setup.units[u as usize];
+                board.lock(unit.shape(pos.orientation, pos.y), pos.x, pos.y);
+            }
+            let row: Vec<String> = weights
+                .iter()
+                .take(cross)
+                .map(|w| (p + plan_fixed(&setup, &board, &order[p..], w, width).len()).to_string())
+                .collect();
+            println!("{a} ({})\t{}", plan.len(), row.join("\t"));
+        }
+    }
+}
+
+/// Says what is wrong in one line and exits 2 (bad input).
+fn fail(message: &str) -> ! {
+    eprintln!("icfp2015_lottery: {message}");
+    std::process::exit(2)
+}

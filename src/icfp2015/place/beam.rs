@@ -397,6 +397,15 @@ fn plan_sized(
         history.push(links);
     }
     let done = history.len();
+    if std::env::var_os("PODIUM_ICFP2015_TRACE").is_some() {
+        let nodes: usize = history.iter().map(Vec::len).sum();
+        let widest = history.iter().map(Vec::len).max().unwrap_or(0);
+        eprintln!(
+            "icfp2015 trace beam: {done} layers in {:.2} s, mean width {:.1}, widest {widest}",
+            started.elapsed().as_secs_f64(),
+            nodes as f64 / done.max(1) as f64,
+        );
+    }
     for (i, node) in layer.iter().enumerate() {
         let merit = node.move_score + done as u64 * phrase_guess;
         if merit > best.0 {

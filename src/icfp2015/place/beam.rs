@@ -24,7 +24,8 @@ use crate::icfp2015::memory::SearchMemory;
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::game::{move_score, Setup};
 use crate::icfp2015::rules::unit::Pos;
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
 
 /// The layers a beam past its horizon spreads its remaining time over.
@@ -176,6 +177,8 @@ fn plan_sized(
     let mut burst = Vec::with_capacity(weights.burst);
     // One layer's children, reused by every layer.
     let mut children: Vec<Child> = Vec::new();
+    // The best totals among a parent's children that clear no row, the lowest on top.
+    let mut kept: BinaryHeap<Reverse<Total>> = BinaryHeap::new();
     // The best game found: (merit, layer count, node index).
     let mut best: (u64, usize, usize) = (0, 0, 0);
     let mut started = Instant::now();
@@ -228,72 +231,6 @@ fn plan_sized(
         // Every layer after this one keeps at least as many links as this one may.
         let width = width.min(links_left / (order.len() - k)).max(1);
         children.clear();
-
-        let mut scratch = start.clone();
-        for (i, node) in layer.iter().enumerate() {
-            expanded += u64::from(forced.is_none());
-            let spawn = unit.spawn;
-            parent.load_rows(boards.get(node.slot));
-            if !parent.fits(unit.shape(spawn.orientation, spawn.y), spawn.x, spawn.y) {
-                let merit = node.move_score + k as u64 * phrase_guess;
-                if merit > best.0 {
-                    best = (merit, k, i);
-                }
-                continue;
-            }
-            let hold = weights.hold_single && left > 10 && parent.count() < 3 * setup.width();
-            let positions = match forced {
-                Some(pos) => vec![pos],
-                None => lock_positions_where(&parent, unit, spawn, weights.resting),
-            };
-            if !children.is_empty() && children.len() + positions.len() > most_children {
-                // The layer's weakest nodes go unexpanded: a narrower beam.
-                break;
-            }
-            evaluator.load(parent.rows(), setup.width());
-            let rows_before = only_rows.then_some(node.rows);
-            for pos in positions {
-                let (mut value, lines, rows_after) =
-                    evaluator.value(unit, pos, weights, rows_before);
-                if lines == 1 && hold {
-                    continue;
-                }
-                if weights.spawn != 0.0 {
-                    value += weights.spawn * overlap(unit, pos, &spawn_rows) as f64;
-                }
-                // A board term beyond rows: the child's `Features` from the parent's; a lock
-                // that clears rows: the whole board's pass.
-                let (term, rows) = match rows_after {
-                    Some(rows) => (weights.rows * rows, rows),
-                    None if lines == 0 && sees_boards => {
-                        let features = evaluator.features_after_lock(with_rows);
-                        (features.value(weights), features.rows)
-                    }
-                    None => board_term_after_lock(
-                        &parent,
-                        unit,
-                        pos,
-                        lines,
-                        weights,
-                        false,
-                        node.rows,
-                        &mut RowTerms::default(),
-                        &mut scratch,
-                    ),
-                };
-                let value = node.value - node.board_term + value + term;
-                children.push((value, i as u32, pos, lines, term, rows));
-            }
-        }
-        if children.is_empty() {
-            break;
-        }
-        // The best children first: only as many as the layer may keep, ordered, the rest
-        // ordered only if boards seen twice use up that many.
-        // Ties by parent and lock, so the order does not depend on how it is found.
-        let by_value =
-            |a: &Child, b: &Child| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
-        let mut ordered = best_first(&mut children, 2 * width + 16, by_value);
         // With a look-ahead, `spread` times the width of candidates, re-ranked with it.
         burst.clear();
         if weights.ahead != 0.0 {
@@ -319,6 +256,100 @@ fn plan_sized(
         } else {
             width
         };
+        // A parent's children that clear no row are boards distinct from each other: a child
+        // below `candidates` of them is never kept, and where rows are the only board term its
+        // rows are left uncomputed when a bound of its value says so (`value_unless_below`).
+        let prune = only_rows && weights.rows >= 0.0 && weights.spawn == 0.0 && forced.is_none();
+        // Children made so far, counting those left out by the bound (the memory cut below
+        // counts them as before).
+        let mut made = 0usize;
+
+        let mut scratch = start.clone();
+        for (i, node) in layer.iter().enumerate() {
+            expanded += u64::from(forced.is_none());
+            let spawn = unit.spawn;
+            parent.load_rows(boards.get(node.slot));
+            if !parent.fits(unit.shape(spawn.orientation, spawn.y), spawn.x, spawn.y) {
+                let merit = node.move_score + k as u64 * phrase_guess;
+                if merit > best.0 {
+                    best = (merit, k, i);
+                }
+                continue;
+            }
+            let hold = weights.hold_single && left > 10 && parent.count() < 3 * setup.width();
+            let positions = match forced {
+                Some(pos) => vec![pos],
+                None => lock_positions_where(&parent, unit, spawn, weights.resting),
+            };
+            if made != 0 && made + positions.len() > most_children {
+                // The layer's weakest nodes go unexpanded: a narrower beam.
+                break;
+            }
+            evaluator.load(parent.rows(), setup.width());
+            let rows_before = only_rows.then_some(node.rows);
+            let offset = node.value - node.board_term;
+            let cutting = prune && candidates < positions.len();
+            kept.clear();
+            made += positions.len();
+            for pos in positions {
+                let (mut value, lines, rows_after) = if cutting {
+                    let cut = match kept.peek() {
+                        Some(&Reverse(Total(cut))) if kept.len() == candidates => cut,
+                        _ => f64::NEG_INFINITY,
+                    };
+                    match evaluator.value_unless_below(unit, pos, weights, node.rows, offset, cut) {
+                        Some(valued) => valued,
+                        None => continue,
+                    }
+                } else {
+                    evaluator.value(unit, pos, weights, rows_before)
+                };
+                if lines == 1 && hold {
+                    made -= 1;
+                    continue;
+                }
+                if weights.spawn != 0.0 {
+                    value += weights.spawn * overlap(unit, pos, &spawn_rows) as f64;
+                }
+                // A board term beyond rows: the child's `Features` from the parent's; a lock
+                // that clears rows: the whole board's pass.
+                let (term, rows) = match rows_after {
+                    Some(rows) => (weights.rows * rows, rows),
+                    None if lines == 0 && sees_boards => {
+                        let features = evaluator.features_after_lock(with_rows);
+                        (features.value(weights), features.rows)
+                    }
+                    None => board_term_after_lock(
+                        &parent,
+                        unit,
+                        pos,
+                        lines,
+                        weights,
+                        false,
+                        node.rows,
+                        &mut RowTerms::default(),
+                        &mut scratch,
+                    ),
+                };
+                let value = offset + value + term;
+                if cutting && lines == 0 {
+                    kept.push(Reverse(Total(value)));
+                    if kept.len() > candidates {
+                        kept.pop();
+                    }
+                }
+                children.push((value, i as u32, pos, lines, term, rows));
+            }
+        }
+        if children.is_empty() {
+            break;
+        }
+        // The best children first: only as many as the layer may keep, ordered, the rest
+        // ordered only if boards seen twice use up that many.
+        // Ties by parent and lock, so the order does not depend on how it is found.
+        let by_value =
+            |a: &Child, b: &Child| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
+        let mut ordered = best_first(&mut children, 2 * width + 16, by_value);
         let mut next: Vec<Node> = Vec::with_capacity(candidates);
         let mut links = Vec::with_capacity(candidates);
         let mut seen: FastSet<u64> =
@@ -397,6 +428,15 @@ fn plan_sized(
         history.push(links);
     }
     let done = history.len();
+    if std::env::var_os("PODIUM_ICFP2015_TRACE").is_some() {
+        let nodes: usize = history.iter().map(Vec::len).sum();
+        let widest = history.iter().map(Vec::len).max().unwrap_or(0);
+        eprintln!(
+            "icfp2015 trace beam: {done} layers in {:.2} s, mean width {:.1}, widest {widest}",
+            started.elapsed().as_secs_f64(),
+            nodes as f64 / done.max(1) as f64,
+        );
+    }
     for (i, node) in layer.iter().enumerate() {
         let merit = node.move_score + done as u64 * phrase_guess;
         if merit > best.0 {
@@ -427,6 +467,24 @@ fn empty_rows(rows: &[u128]) -> usize {
 fn danger_spend(empty: usize, start_empty: usize) -> f64 {
     let filled = 1.0 - empty as f64 / start_empty as f64;
     2f64.powf(((filled - DANGER_FROM) * 10.0).clamp(0.0, 3.0))
+}
+
+/// A child's total value, ordered by `f64::total_cmp`.
+#[derive(Clone, Copy, PartialEq)]
+struct Total(f64);
+
+impl Eq for Total {}
+
+impl PartialOrd for Total {
+    fn partial_cmp(&self, other: &Total) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Total {
+    fn cmp(&self, other: &Total) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
 }
 
 /// A child of a layer: its value, its parent's index, the lock, the rows it clears, its board

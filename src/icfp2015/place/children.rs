@@ -498,15 +498,7 @@ struct RowShape<W> {
     /// Per count of a row's filled cells: fill^2, and 0.2 x (1 - fill)^2, of the row term.
     fill_squares: Vec<f64>,
     emptiness: Vec<f64>,
-    /// Per row `y` and count (`y * (width + 1) + count`): the row term's second half,
-    /// `emptiness[count] * (height - y) / height`, where the board has at most `SUNK_CELLS`
-    /// cells (the same operations, so the same bits, without a division per term); empty
-    /// beyond.
-    sunk: Vec<f64>,
 }
-
-/// The most entries of `RowShape::sunk` (256 KB).
-const SUNK_CELLS: usize = 1 << 15;
 
 impl<W: Lane> RowShape<W> {
     fn new() -> RowShape<W> {
@@ -517,16 +509,11 @@ impl<W: Lane> RowShape<W> {
             height: 0.0,
             fill_squares: Vec::new(),
             emptiness: Vec::new(),
-            sunk: Vec::new(),
         }
     }
 
     /// For boards of `width` columns and `height` rows.
     fn set(&mut self, width: usize, height: usize) {
-        if self.width == width as u32 && self.height == height as f64 {
-            return;
-        }
-        self.sunk.clear();
         if self.width != width as u32 {
             // The row term's `fill * fill * open + 0.2 * (1.0 - fill) * (1.0 - fill) * ..`
             // evaluates these products first: the same numbers from a table.
@@ -540,22 +527,6 @@ impl<W: Lane> RowShape<W> {
         self.last = W::bit(width - 1);
         self.width = width as u32;
         self.height = height as f64;
-        if height * (width + 1) <= SUNK_CELLS {
-            let h = self.height;
-            for y in 0..height {
-                let sunk = self.emptiness.iter().map(|&e| e * (h - y as f64) / h);
-                self.sunk.extend(sunk);
-            }
-        }
-    }
-
-    /// `emptiness[count] * (height - y) / height`.
-    #[inline]
-    fn sink(&self, count: usize, y: usize) -> f64 {
-        match self.sunk.get(y * (self.width as usize + 1) + count) {
-            Some(&sunk) => sunk,
-            None => self.emptiness[count] * (self.height - y as f64) / self.height,
-        }
     }
 
     /// `value::RowShape::term`: row `y`'s term of `Features::rows`, `above` being row `y - 1`.
@@ -575,7 +546,8 @@ impl<W: Lane> RowShape<W> {
         let both = (empty & nw & ne).count_ones();
         let powers = &OPEN_POWERS;
         let open = powers[side as usize][0] * powers[up as usize][1] * powers[both as usize][2];
-        self.fill_squares[count] * open + self.sink(count, y)
+        let height = self.height;
+        self.fill_squares[count] * open + self.emptiness[count] * (height - y as f64) / height
     }
 
     /// At least `term(row, above, y)` for any `above`: the open factor's powers of `up` and
@@ -588,7 +560,8 @@ impl<W: Lane> RowShape<W> {
         let side =
             (empty & (row << 1 | W::ONE)).count_ones() + (empty & (row >> 1 | last)).count_ones();
         let open = OPEN_POWERS[side as usize][0];
-        self.fill_squares[count] * open + self.sink(count, y)
+        let height = self.height;
+        self.fill_squares[count] * open + self.emptiness[count] * (height - y as f64) / height
     }
 }
 

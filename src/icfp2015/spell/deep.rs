@@ -205,7 +205,7 @@ pub fn search<'a>(
     memory: &SearchMemory,
 ) -> (Option<(Vec<u8>, u64)>, Searched) {
     let started = std::time::Instant::now();
-    let remaining = Remaining::within(setup, seed, phrases, memory);
+    let remaining = Remaining::within(setup, seed, phrases, memory, deadline);
     let setup_secs = started.elapsed().as_secs_f64();
     let mut search = Search {
         phrases,

@@ -651,6 +651,24 @@ mod tests {
 
     /// A board of `setup`'s size, each cell below a random row filled with a random chance,
     /// no row full.
+    /// A weight drawn uniformly from -10..10.
+    fn signed(rng: &mut Rng) -> f64 {
+        20.0 * rng.f64() - 10.0
+    }
+
+    /// Random weights on the placement terms both tests vary (the rest default).
+    fn random_weights(rng: &mut Rng) -> Weights {
+        Weights {
+            points: signed(rng),
+            depth: signed(rng),
+            neighbours: signed(rng),
+            covered: signed(rng),
+            stack: signed(rng),
+            lines: signed(rng),
+            ..Weights::default()
+        }
+    }
+
     fn random_board(setup: &Setup, rng: &mut Rng) -> Board {
         let mut board = setup.start.clone();
         let (width, height) = (setup.width(), setup.height());
@@ -683,18 +701,11 @@ mod tests {
             let mut parent = Parent::for_width(setup.width());
             for _ in 0..12 {
                 let board = random_board(&setup, &mut rng);
-                let mut random = || 20.0 * rng.f64() - 10.0;
                 let w = Weights {
-                    points: random(),
-                    depth: random(),
-                    row_fill: random(),
-                    neighbours: random(),
-                    covered: random(),
-                    drop: random(),
-                    fall: random(),
-                    stack: random(),
-                    lines: random(),
-                    ..Weights::default()
+                    row_fill: signed(&mut rng),
+                    drop: signed(&mut rng),
+                    fall: signed(&mut rng),
+                    ..random_weights(&mut rng)
                 };
                 let before = Features::of(&board).rows;
                 let mut terms = RowTerms::default();
@@ -735,16 +746,9 @@ mod tests {
             let mut parent = Parent::for_width(setup.width());
             for _ in 0..8 {
                 let board = random_board(&setup, &mut rng);
-                let mut random = || 20.0 * rng.f64() - 10.0;
                 let w = Weights {
-                    points: random(),
-                    depth: random(),
-                    neighbours: random(),
-                    covered: random(),
-                    stack: random(),
-                    lines: random(),
-                    rows: 10.0 * random().abs(),
-                    ..Weights::default()
+                    rows: 10.0 * signed(&mut rng).abs(),
+                    ..random_weights(&mut rng)
                 };
                 let before = Features::of(&board).rows;
                 let offset = 1000.0 * rng.f64();

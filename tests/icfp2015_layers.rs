@@ -14,6 +14,7 @@ use source_files::{code_of, sources};
 const LAYERS: &[(&str, u32)] = &[
     ("rules", 0),
     ("memory", 0),
+    ("trace", 0),
     ("place", 1),
     ("show", 1),
     ("manual", 1),

@@ -5,7 +5,7 @@
 // evaluator's engine; `place`, where each unit locks; `spell`, how it gets there spelling
 // phrases; `solve`, one game end to end; `play`, many games under one time limit; `cli`. The
 // viewer, `show`, and the generators, `gen`, need `rules` only; `memory`, the account of `-m` that
-// plans, routes and searches read, needs none. Plans never ask routes: `place` assumes a fixed power per
+// plans, routes and searches read, and `trace`, the trace switch, need none. Plans never ask routes: `place` assumes a fixed power per
 // row fallen, and what a game's routes cost is measured by `solve` (`route_cost`).
 
 pub mod cli;
@@ -18,6 +18,7 @@ pub mod rules;
 pub mod show;
 pub mod solve;
 pub mod spell;
+pub mod trace;
 
 pub use rules::board::Board;
 pub use rules::commands::Command;

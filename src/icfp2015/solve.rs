@@ -23,6 +23,7 @@ use crate::icfp2015::spell::exhaustive;
 use crate::icfp2015::spell::lookahead;
 use crate::icfp2015::spell::power::power_per_row;
 use crate::icfp2015::spell::route::Scribe;
+use crate::icfp2015::trace::tracing;
 use std::time::{Duration, Instant};
 
 /// Share of a game's time given to each attempt's beam search.
@@ -754,11 +755,6 @@ fn trace(variant: u32, line: impl FnOnce() -> String) {
         let at = FIRST.get_or_init(Instant::now).elapsed().as_secs_f64();
         eprintln!("icfp2015 trace {variant} [{at:.2} s]: {}", line());
     }
-}
-
-/// Whether `PODIUM_ICFP2015_TRACE` is set.
-fn tracing() -> bool {
-    std::env::var_os("PODIUM_ICFP2015_TRACE").is_some()
 }
 
 /// A greedy band plan (`place::bands`) of the whole game, if it promises a tenth more than a

@@ -24,6 +24,7 @@ use crate::icfp2015::memory::SearchMemory;
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::game::{move_score, Setup};
 use crate::icfp2015::rules::unit::Pos;
+use crate::icfp2015::trace::tracing;
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
@@ -428,7 +429,7 @@ fn plan_sized(
         history.push(links);
     }
     let done = history.len();
-    if std::env::var_os("PODIUM_ICFP2015_TRACE").is_some() {
+    if tracing() {
         let nodes: usize = history.iter().map(Vec::len).sum();
         let widest = history.iter().map(Vec::len).max().unwrap_or(0);
         eprintln!(

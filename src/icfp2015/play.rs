@@ -3,10 +3,11 @@
 
 use super::memory::SearchMemory;
 use super::rules::commands::Command;
-use super::rules::game::{evaluate, Game, Outcome, Setup};
+use super::rules::game::{evaluate, Game, Outcome, Setup, Status};
 use super::rules::phrases::PhraseSet;
 use super::rules::problem::{Problem, Solution};
 use super::solve::{solve_offering, Played, ROUTE_GRACE};
+use super::trace::tracing;
 use crate::core::progress::Progress;
 use crate::core::report::{Record, Report};
 use crate::core::timer::Deadline;
@@ -226,10 +227,10 @@ pub fn play_all(
                     let j = order[k];
                     let (i, seed) = jobs[j];
                     let deadline = Deadline::after(first_share);
-                    if let Some(first) =
+                    if let Some((first, whole)) =
                         first_answer(&setups[i], seed, phrases, &deadline, drop_bytes)
                     {
-                        results[j].offer(&first);
+                        results[j].offer_drop(&first, whole);
                     }
                     continue;
                 }
@@ -271,14 +272,20 @@ pub fn play_all(
     }
     // Jobs without a game yet: the quickest legal answer, all written by the fallback share,
     // which the jobs still to answer split evenly (written one after another under one
-    // deadline, the first took it all and the others answered nothing).
+    // deadline, the first took it all and the others answered nothing). A job whose first
+    // answer was the whole drop game answers its best game as it is: the drop answer written
+    // now would be a prefix of that game, scoring no more (on a 128 x 10,000 board, 3 seeds,
+    // three drop answers of ~1 M commands each were written and scored again there).
     let taken: Vec<_> = results.iter().map(BestGame::take).collect();
-    let mut unanswered = taken.iter().filter(|(_, ended)| !ended).count();
-    jobs.iter()
+    let mut unanswered = taken.iter().filter(|(_, settled)| !settled).count();
+    let at_watchdog = Instant::now();
+    let (running, dropping) = (jobs.len() - answered, unanswered);
+    let answers = jobs
+        .iter()
         .zip(taken)
-        .map(|(&(i, seed), (best, ended))| {
+        .map(|(&(i, seed), (best, settled))| {
             let setup = &setups[i];
-            if let (Some(played), true) = (&best, ended) {
+            if let (Some(played), true) = (&best, settled) {
                 return solution(setup, seed, played.score, played.commands.clone());
             }
             let fallback = Deadline::after(
@@ -300,15 +307,26 @@ pub fn play_all(
                 _ => solution(setup, seed, score, text),
             }
         })
-        .collect()
+        .collect();
+    if tracing() {
+        eprintln!(
+            "icfp2015 trace play: {running} of {} jobs running at the watchdog ({:.2} s), {dropping} drop answers written in {:.2} s",
+            jobs.len(),
+            at_watchdog.duration_since(started).as_secs_f64(),
+            at_watchdog.elapsed().as_secs_f64()
+        );
+    }
+    answers
 }
 
-/// The best game a job's searches offered so far, and whether the job ended: the job's answer
-/// once it ends; for a job still running at the watchdog, the better of it and the drop answer.
+/// The best game a job's searches offered so far, whether the job ended and whether its first
+/// answer was the whole drop game: the job's answer once it ends or where that drop game was
+/// whole; for another job still running at the watchdog, the better of it and the drop answer.
 #[derive(Default)]
 struct BestGame {
     best: Mutex<Option<Played>>,
     ended: std::sync::atomic::AtomicBool,
+    dropped_whole: std::sync::atomic::AtomicBool,
 }
 
 impl BestGame {
@@ -320,17 +338,25 @@ impl BestGame {
         }
     }
 
+    /// The job's first answer, its drop answer, offered; `whole` where it reached the game's end.
+    fn offer_drop(&self, played: &Played, whole: bool) {
+        self.offer(played);
+        self.dropped_whole.store(whole, Ordering::Release);
+    }
+
     /// The job's last game: `played` offered, and the job ended.
     fn end(&self, played: &Played) {
         self.offer(played);
         self.ended.store(true, Ordering::Release);
     }
 
-    /// The best game offered, and whether the job had ended.
+    /// The best game offered, and whether it is the job's answer as it is: the job had ended,
+    /// or its drop answer was whole (no drop answer written later scores more).
     fn take(&self) -> (Option<Played>, bool) {
-        let ended = self.ended.load(Ordering::Acquire);
+        let settled =
+            self.ended.load(Ordering::Acquire) || self.dropped_whole.load(Ordering::Acquire);
         let best = self.best.lock().unwrap_or_else(|e| e.into_inner()).take();
-        (best, ended)
+        (best, settled)
     }
 }
 
@@ -379,21 +405,25 @@ fn play_job(
 const FIRST_ANSWER_SHARE: f64 = 0.35;
 
 /// A job's first answer: its drop answer written until `deadline` (at most `bytes`), scored by
-/// the evaluator; `None` if it scores nothing.
+/// the evaluator, and whether it reached the game's end; `None` if it scores nothing.
 fn first_answer(
     setup: &Setup,
     seed: u32,
     phrases: &PhraseSet,
     deadline: &Deadline,
     bytes: usize,
-) -> Option<Played> {
+) -> Option<(Played, bool)> {
     let text = drop_answer_within(setup, seed, deadline, bytes);
     let e = evaluate(setup, u64::from(seed), &text, phrases).ok()?;
-    (e.error.is_none() && e.score > 0).then_some(Played {
-        commands: text,
-        score: e.score,
-        locked: e.locked,
-    })
+    let whole = e.status != Status::Playing;
+    (e.error.is_none() && e.score > 0).then_some((
+        Played {
+            commands: text,
+            score: e.score,
+            locked: e.locked,
+        },
+        whole,
+    ))
 }
 
 fn solution(setup: &Setup, seed: u32, score: u64, commands: String) -> Solution {
@@ -767,6 +797,34 @@ mod tests {
             (kept.map(|p| p.commands), ended),
             (Some("4".to_string()), true)
         );
+    }
+
+    #[test]
+    fn a_whole_drop_answer_settles_a_job_and_a_cut_one_does_not() {
+        let game = |score: u64| Played {
+            commands: format!("{score}"),
+            score,
+            locked: 1,
+        };
+        // Cut by its deadline: the watchdog still writes a drop answer and keeps the better.
+        let cut = BestGame::default();
+        cut.offer_drop(&game(3), false);
+        assert!(!cut.take().1);
+        // Whole: the job's best game is its answer at the watchdog as it is, a search's better
+        // game offered after it included.
+        let whole = BestGame::default();
+        whole.offer_drop(&game(3), true);
+        whole.offer(&game(5));
+        let (kept, settled) = whole.take();
+        assert_eq!((kept.map(|p| p.score), settled), (Some(5), true));
+        // The first answers of a game that ends: one whole, one cut short by a deadline passed.
+        let setup = problem(10, 10, 30, 1);
+        let phrases = PhraseSet::none();
+        let later = Deadline::after(Duration::from_secs(60));
+        let (first, whole) = first_answer(&setup, 0, &phrases, &later, usize::MAX).unwrap();
+        assert!(whole && first.score > 0, "{first:?}");
+        let (part, whole) = first_answer(&setup, 0, &phrases, &later, 20).unwrap();
+        assert!(!whole && part.score < first.score, "{part:?}");
     }
 
     /// An empty `width` x `height` problem of `units` one-cell units and `seeds` seeds.

@@ -15,7 +15,8 @@ use crate::icfp2015::place::bands;
 use crate::icfp2015::place::beam::{plan, plan_game};
 use crate::icfp2015::place::weights::Weights;
 use crate::icfp2015::rules::board::Board;
-use crate::icfp2015::rules::game::{evaluate, Game, Setup};
+use crate::icfp2015::rules::commands::Command;
+use crate::icfp2015::rules::game::{evaluate, Game, Outcome, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
 use crate::icfp2015::spell::bound::bound;
@@ -306,7 +307,16 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     // Where the routes of one game would leave no time for a second attempt, the one attempt's
     // beam gets the time they leave instead of its share.
     let remaining = deadline.remaining();
+    let estimating = Instant::now();
     let cost_of_routes = route_cost(job);
+    job.trace(|| {
+        format!(
+            "route estimate: game {:.2} s, plain unit {:.2} ms, in {:.2} s",
+            cost_of_routes.game.as_secs_f64(),
+            cost_of_routes.plain_unit.as_secs_f64() * 1e3,
+            estimating.elapsed().as_secs_f64()
+        )
+    });
     let (routes, plain_unit) = (cost_of_routes.game, cost_of_routes.plain_unit);
     let few_games = routes > remaining.mul_f64(0.2);
     let power = power_per_row(phrases, setup);
@@ -324,7 +334,19 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     // would take 40 % of the time cost a generated 9 x 33 game of 3,667 units most of its score.
     let band_power = power.round() as u64;
     // Comparing with a width-1 beam plan takes that plan's time: only where it is short.
-    let cost = beam_cost(setup, seed);
+    let estimating = Instant::now();
+    let cost = beam_cost(
+        setup,
+        seed,
+        deadline.remaining().mul_f64(ROUTE_SAMPLE_SHARE),
+    );
+    job.trace(|| {
+        format!(
+            "beam estimate: {:.2} s, in {:.2} s",
+            cost.as_secs_f64(),
+            estimating.elapsed().as_secs_f64()
+        )
+    });
     // The time of a band plan of the game.
     let mut band_time = Duration::ZERO;
     let mut band = if power >= BAND_POWER && few_games && cost < remaining.mul_f64(0.2) {
@@ -341,13 +363,13 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     // band plan scored as well as the beam or 5-10 % better (`docs/icfp2015.md`, Part 13).
     let mut band_game: Option<Played> = None;
     // A band plan's locks routed from the game's start, without chains.
-    let route_band = |locks: &[Pos], deadline: &Deadline| {
+    let route_band = |locks: &[Pos], deadline: &Deadline, fall: bool| {
         let job = job.within(deadline);
-        route_game(&job, Opening::new(&job, 0), locks, plain_unit)
+        route_game(&job, Opening::new(&job, 0), locks, plain_unit, fall)
     };
     let keep_band = |locks: &[Pos], band_game: &mut Option<Played>| {
         let time = deadline.remaining().mul_f64(KEPT_BAND_SHARE);
-        let routed = route_band(locks, &Deadline::after(time));
+        let routed = route_band(locks, &Deadline::after(time), false);
         job.trace(|| {
             format!(
                 "band plan kept: score {} locked {} in {:.2} s",
@@ -368,16 +390,50 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
         // Its first units are planned first, to see whether a band plan lasts at all.
         let sample = &order[..order.len().min(BAND_SAMPLE)];
         let started = Instant::now();
-        let sampled = bands::greedy(setup, &setup.start, sample, &weights, band_power, &mut rng);
+        let (sampled, sample_end) = if setup.height() > TALL_ROWS {
+            // On a tall board a unit at a time, while a share of the time is left (the same
+            // plan where the clock does not stop it).
+            let budget = deadline.remaining().mul_f64(ROUTE_SAMPLE_SHARE);
+            band_chunks(
+                setup,
+                &setup.start,
+                sample,
+                &weights,
+                band_power,
+                &mut rng,
+                1,
+                |_, _| started.elapsed() < budget,
+            )
+        } else {
+            let sampled =
+                bands::greedy(setup, &setup.start, sample, &weights, band_power, &mut rng);
+            let end = if sampled.locks.len() == sample.len() {
+                BandEnd::Whole
+            } else {
+                BandEnd::Died
+            };
+            (sampled, end)
+        };
         let sample_time = started.elapsed();
+        job.trace(|| {
+            format!(
+                "band sample: {} of {} units ({sample_end:?}) in {:.2} s",
+                sampled.locks.len(),
+                sample.len(),
+                sample_time.as_secs_f64()
+            )
+        });
         // A sample that ends before its last unit (the game ends there): no band plan lasts
         // the game, and the beam (below) plans it. Scaled to the game's units instead, its pace
         // cut 30 x 60 games of 5000 units of up to 9-20 cells without phrases (dying after
         // 100-600 units) to their band plan's prefix at `-t 5` (1,797 against 6,614-9,699
         // planned by the beam, `docs/icfp2015.md`, Part 13); and where the routes' estimate
         // left no time for planning (a slow build at `-t 2 -c 1`), to a one-unit prefix.
-        if sampled.locks.len() == sample.len() {
-            let band_cost = sample_time.mul_f64(order.len() as f64 / sample.len().max(1) as f64);
+        // A tall board's sample cut by the clock (`BandEnd::Cut`) gives the pace as well.
+        if sample_end != BandEnd::Died {
+            let sampled_units = sampled.locks.len().max(1);
+            let band_cost = sample_time.mul_f64(order.len() as f64 / sampled_units as f64);
+            let chunk = band_chunk(setup, sample_time / sampled_units as u32, deadline);
             // Planned by chunks with a look at the clock, the whole game where the time allows:
             // made in one call where its sampled estimate fitted 65 % of the time left, the
             // whole plan (0.61-0.87 s where 0.47-0.58 s was estimated) overran its job's share
@@ -385,7 +441,7 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
             // `-t 2 -c 2`, three test binaries at once: `docs/icfp2015.md`, Parts 17 and 20).
             let started = Instant::now();
             let (plan, end) = band_prefix(
-                setup, &order, &weights, band_power, &mut rng, deadline, plain_unit,
+                setup, &order, &weights, band_power, &mut rng, deadline, plain_unit, chunk,
             );
             band_time = started.elapsed();
             job.trace(|| {
@@ -400,7 +456,10 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
             match end {
                 BandEnd::Died => keep_band(&plan.locks, &mut band_game),
                 BandEnd::Cut => {
-                    let routed = route_band(&plan.locks, deadline);
+                    // The units past the prefix fall straight down, as in the drop answer:
+                    // a 60 x 2,000 board's prefix of 614-1,176 units scored 3,687-7,695 alone,
+                    // the whole drop game 3,786-3,820.
+                    let routed = route_band(&plan.locks, deadline, true);
                     job.trace(|| {
                         format!(
                             "band prefix routed: locked {} in {:.2} s, {:+.2} s past the deadline",
@@ -533,7 +592,7 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
         )
     });
     let start = start.clone();
-    let first_routes = route_game(job, opening, &locks, plain_unit);
+    let first_routes = route_game(job, opening, &locks, plain_unit, false);
     let (mut best, mut route_time) = (first_routes.played.clone(), first_routes.time);
     job.trace(|| {
         format!(
@@ -615,7 +674,7 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
         let shared = shared_prefix(&locks, &routed_locks);
         let opening = Opening::replay(job, chains, &routed, shared);
         let replayed = opening.starts.len();
-        routed = route_game(job, opening, &locks, plain_unit);
+        routed = route_game(job, opening, &locks, plain_unit, false);
         routed_locks = locks.clone();
         let new_units = (locks.len() - replayed).max(1);
         per_unit = routed.time.mul_f64(LATE_ROUTE_MARGIN / new_units as f64);
@@ -646,7 +705,7 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
         let order = opening.order();
         let start = opening.game.board();
         let locks = plan_game(setup, start, &order, &weights, beam_time.min(spare), &[]);
-        let routes = route_game(job, opening, &locks, plain_unit);
+        let routes = route_game(job, opening, &locks, plain_unit, false);
         let played = routes.played;
         route_time = routes.time;
         job.trace(|| {
@@ -812,26 +871,81 @@ fn greedy_plan(setup: &Setup, seed: u32) -> Vec<Pos> {
 const BEAM_SAMPLE: usize = 32;
 
 /// An estimate of a width-1 beam plan's time over the whole game: its first units timed and
-/// scaled to the game's length.
-fn beam_cost(setup: &Setup, seed: u32) -> Duration {
+/// scaled to the game's length (on a tall board, the units [`sample_plan`] planned within
+/// `budget`).
+fn beam_cost(setup: &Setup, seed: u32, budget: Duration) -> Duration {
     let game = Game::new(setup, seed);
     let order = game.order();
     let sample = &order[..order.len().min(BEAM_SAMPLE)];
-    let now = Deadline::after(Duration::ZERO);
     let weights = Weights::for_setup(setup);
     let started = Instant::now();
-    plan(
-        setup,
-        &setup.start,
-        sample,
-        &weights,
-        &now,
-        sample.len(),
-        &[],
-    );
+    let (_, units) = sample_plan(setup, sample, &weights, budget);
     started
         .elapsed()
-        .mul_f64(order.len() as f64 / sample.len().max(1) as f64)
+        .mul_f64(order.len() as f64 / units.max(1) as f64)
+}
+
+/// Boards taller than this plan their estimates' samples ([`sample_plan`]) a unit at a time
+/// with a look at the clock, and their band plans by chunks sized from the sample's pace. On a
+/// 128 x 10,000 board pre-filled below (rows 4,000-9,999 at 20 %) a unit's width-1 layer took
+/// ~0.3 s (its flood percolates into the fill, Part 35): the 16-unit route sample took 4-6 s,
+/// the 32-unit beam sample twice that and the band sample's 200 units more, none of them
+/// looking at the clock, and no search answered (Part 40). Every qualifier has at most 50
+/// rows, the generated sets at most 100: they sample as before.
+const TALL_ROWS: usize = 100;
+
+/// A width-1 beam plan of `sample` from the start (the estimates' sample), and the units it
+/// stands for: on a board of at most [`TALL_ROWS`] rows one plan of every unit, for `sample`'s
+/// units; on a taller one, by plans of 1, 2, 4, ... units (the units planned before forced,
+/// `plan`'s prefix) while the plans so far took less than `budget` (at least one unit), for the
+/// units planned where the clock stopped it. The two differ slightly (a one-unit plan holds no
+/// single-row clear, a 16-unit plan's first units do), which is why ordinary boards keep the
+/// one plan. A unit at a time, the forced units replayed by every plan inflated the beam's
+/// estimate ~2x on a 40 x 500 board (32 units in 0.05 s).
+fn sample_plan(
+    setup: &Setup,
+    sample: &[u32],
+    weights: &Weights,
+    budget: Duration,
+) -> (Vec<Pos>, usize) {
+    let now = Deadline::after(Duration::ZERO);
+    if setup.height() <= TALL_ROWS {
+        let locks = plan(
+            setup,
+            &setup.start,
+            sample,
+            weights,
+            &now,
+            sample.len(),
+            &[],
+        );
+        return (locks, sample.len());
+    }
+    let started = Instant::now();
+    let mut locks = Vec::new();
+    while locks.len() < sample.len() {
+        if !locks.is_empty() && started.elapsed() >= budget {
+            let planned = locks.len();
+            return (locks, planned);
+        }
+        let to = (2 * locks.len()).clamp(1, sample.len());
+        let more = plan(
+            setup,
+            &setup.start,
+            &sample[..to],
+            weights,
+            &now,
+            to,
+            &locks,
+        );
+        // The game ends inside the sample: as the one plan, for the sample's units.
+        let ended = more.len() < to;
+        locks = more;
+        if ended {
+            break;
+        }
+    }
+    (locks, sample.len())
 }
 
 /// [`solve_variant`] with band plans: each game the best of the greedy band plans made while
@@ -883,7 +997,7 @@ fn solve_bands(
                 return best;
             }
         }
-        let routes = route_game(job, opening, &plan.locks, plain_unit);
+        let routes = route_game(job, opening, &plan.locks, plain_unit, false);
         let played = routes.played;
         route_time = routes.time;
         if best.as_ref().is_none_or(|b| played.score > b.score) {
@@ -903,6 +1017,29 @@ fn solve_bands(
 /// board).
 const BAND_CHUNK: usize = 250;
 
+/// Headroom on the plain routes a band prefix of a tall board leaves time for. Planned in
+/// chunks of ~10-40 units under [`PLAIN_ROUTE_MARGIN`], the prefixes of a 40 x 500 board
+/// pre-filled below (`gen --seed 3902 --fill 0.2`, `-t 10 -c 2`) stopped at 26-38 units with
+/// 2.6-6.3 s of their jobs' time unused, where their routes took 37-40 ms a unit as estimated
+/// (the base's first chunk of 250 units, always planned, had 148 routed).
+const TALL_ROUTE_MARGIN: f64 = 1.2;
+
+/// Share of the time left one chunk of a band plan may take on a tall board ([`band_chunk`]).
+const TALL_CHUNK_SHARE: f64 = 0.05;
+
+/// Units of a band plan planned at a time on `setup`'s board, where a unit took `unit_time`:
+/// [`BAND_CHUNK`], and on a board taller than [`TALL_ROWS`] no more than fit in
+/// [`TALL_CHUNK_SHARE`] of the time left by `deadline` (at least one). A chunk of 250 units
+/// took ~50 s on a 128 x 10,000 board pre-filled below.
+fn band_chunk(setup: &Setup, unit_time: Duration, deadline: &Deadline) -> usize {
+    if setup.height() <= TALL_ROWS {
+        return BAND_CHUNK;
+    }
+    let fit = deadline.remaining().mul_f64(TALL_CHUNK_SHARE).as_secs_f64()
+        / unit_time.as_secs_f64().max(1e-9);
+    (fit as usize).clamp(1, BAND_CHUNK)
+}
+
 /// Headroom on the time of the last chunk of a band plan, for the next one.
 const BAND_CHUNK_MARGIN: f64 = 2.0;
 
@@ -917,10 +1054,11 @@ enum BandEnd {
     Cut,
 }
 
-/// A greedy band plan of `order` from `start` (`bands::greedy`), [`BAND_CHUNK`] units at a
-/// time, while `go_on(units planned, the last chunk's time)` says another chunk fits; the
-/// chunks make the plan one call would (the same random draws), and a plan that ends whole or
-/// dies has its merit (`bands::merit`), a cut one 0.
+/// A greedy band plan of `order` from `start` (`bands::greedy`), `chunk` units at a time
+/// ([`BAND_CHUNK`], fewer on a tall board: [`band_chunk`]), while `go_on(units planned, the
+/// last chunk's time)` says another chunk fits; the chunks make the plan one call would (the
+/// same random draws), and a plan that ends whole or dies has its merit (`bands::merit`), a
+/// cut one 0.
 #[allow(clippy::too_many_arguments)]
 fn band_chunks(
     setup: &Setup,
@@ -929,15 +1067,17 @@ fn band_chunks(
     weights: &Weights,
     power: u64,
     rng: &mut Rng,
+    chunk: usize,
     go_on: impl Fn(usize, Duration) -> bool,
 ) -> (bands::Sweep, BandEnd) {
+    let size = chunk.max(1);
     let mut board = start.clone();
     let mut plan = bands::Sweep::default();
     let end = loop {
         if plan.locks.len() == order.len() {
             break BandEnd::Whole;
         }
-        let chunk = &order[plan.locks.len()..(plan.locks.len() + BAND_CHUNK).min(order.len())];
+        let chunk = &order[plan.locks.len()..(plan.locks.len() + size).min(order.len())];
         let started = Instant::now();
         let sweep = bands::greedy(setup, &board, chunk, weights, power, rng);
         let chunk_time = started.elapsed();
@@ -965,6 +1105,7 @@ fn band_chunks(
 /// legal answer is legal). Sized from the pace of a sample instead, the 5000-unit x 3-seed game
 /// at `-t 2 -c 2` (its limits test, run beside the other tests) once had a job whose plan
 /// overran its share and answered one lock.
+#[allow(clippy::too_many_arguments)]
 fn band_prefix(
     setup: &Setup,
     order: &[u32],
@@ -973,6 +1114,7 @@ fn band_prefix(
     rng: &mut Rng,
     deadline: &Deadline,
     plain_unit: Duration,
+    chunk: usize,
 ) -> (bands::Sweep, BandEnd) {
     band_chunks(
         setup,
@@ -981,8 +1123,14 @@ fn band_prefix(
         weights,
         power,
         rng,
+        chunk,
         |planned, chunk_time| {
-            let routes = (planned + BAND_CHUNK) as f64 * PLAIN_ROUTE_MARGIN;
+            let margin = if setup.height() > TALL_ROWS {
+                TALL_ROUTE_MARGIN
+            } else {
+                PLAIN_ROUTE_MARGIN
+            };
+            let routes = (planned + chunk) as f64 * margin;
             let next = chunk_time.mul_f64(BAND_CHUNK_MARGIN) + plain_unit.mul_f64(routes);
             deadline.remaining() >= next
         },
@@ -1012,9 +1160,18 @@ fn best_band_within(
     while best.is_none() || deadline.remaining() > last {
         let started = Instant::now();
         let weights = bands::band_weights(setup, 3.0 + 2.0 * rng.f64());
-        let (plan, end) = band_chunks(setup, start, order, &weights, power, rng, |_, chunk| {
-            deadline.remaining() >= chunk.mul_f64(BAND_CHUNK_MARGIN)
-        });
+        let unit_time = last / order.len().max(1) as u32;
+        let chunk = band_chunk(setup, unit_time, deadline);
+        let (plan, end) = band_chunks(
+            setup,
+            start,
+            order,
+            &weights,
+            power,
+            rng,
+            chunk,
+            |_, chunk| deadline.remaining() >= chunk.mul_f64(BAND_CHUNK_MARGIN),
+        );
         last = started.elapsed();
         if end == BandEnd::Cut {
             return match best {
@@ -1109,7 +1266,8 @@ struct RouteCost {
 /// `play -t 5`), the first unit paying for cold caches. The routes sampled stop (after one)
 /// once they took [`ROUTE_SAMPLE_SHARE`] of the time left by `deadline`: problem 18 with the
 /// known phrases at `-t 3 -c 1` spelled its 8 units in 1.7-2.2 s of its 2.7 s under load (test
-/// profile, three test binaries at once), and the job answered the drop answer.
+/// profile, three test binaries at once), and the job answered the drop answer. The plan they
+/// route to is [`sample_plan`]'s, within the same share on a tall board.
 fn route_cost(job: &Job) -> RouteCost {
     let (setup, seed, phrases, deadline) = (job.setup, job.seed, job.phrases, job.deadline);
     let budget = deadline.remaining().mul_f64(ROUTE_SAMPLE_SHARE);
@@ -1118,15 +1276,7 @@ fn route_cost(job: &Job) -> RouteCost {
     let spell = scribe.can_spell();
     let order = Game::new(setup, seed).order().to_vec();
     let sample = &order[..order.len().min(PLAIN_ROUTE_SAMPLE)];
-    let locks = plan(
-        setup,
-        &setup.start,
-        sample,
-        &Weights::default(),
-        &Deadline::after(Duration::ZERO),
-        sample.len(),
-        &[],
-    );
+    let (locks, _) = sample_plan(setup, sample, &Weights::default(), budget);
     let plain = route_times(
         setup,
         seed,
@@ -1279,7 +1429,15 @@ fn attempt_weights(setup: &Setup, k: u32, spells: bool, rng: &mut Rng) -> Weight
 /// units left (`plain_unit` each, with a margin), and routes that still run past `deadline` go
 /// on plain for [`ROUTE_GRACE`] of its time more. A plan of problem 18 (1000 units, no
 /// phrases, `-t 8 -c 2`) was routed to 577 locks when routes stopped at the deadline.
-fn route_game(job: &Job, opening: Opening, locks: &[Pos], plain_unit: Duration) -> Routed {
+/// With `fall`, where the game outlasts `locks` (a prefix of a plan), its units left fall
+/// straight down ([`fall_rest`]) until the grace ends.
+fn route_game(
+    job: &Job,
+    opening: Opening,
+    locks: &[Pos],
+    plain_unit: Duration,
+    fall: bool,
+) -> Routed {
     let (setup, seed, phrases, deadline) = (job.setup, job.seed, job.phrases, job.deadline);
     let Opening {
         mut game,
@@ -1344,7 +1502,10 @@ fn route_game(job: &Job, opening: Opening, locks: &[Pos], plain_unit: Duration) 
         }
     }
     let time = route_started.elapsed();
-    let text = scribe.into_text();
+    let mut text = scribe.into_text();
+    if fall {
+        fall_rest(&mut game, &mut text, grace_end);
+    }
     let scored =
         evaluate(setup, seed as u64, &text, phrases).expect("the seed comes from the problem");
     assert!(
@@ -1364,6 +1525,27 @@ fn route_game(job: &Job, opening: Opening, locks: &[Pos], plain_unit: Duration) 
         starts,
         spelled,
         spelled_time,
+    }
+}
+
+/// The units left of `game`, whose commands so far are `text`, each falling straight down (SW
+/// and SE in turn, never back to a position it had) until it locks, as `play`'s drop answer:
+/// until the game ends or `until` (a prefix of a legal answer is legal).
+fn fall_rest(game: &mut Game, text: &mut String, until: Instant) {
+    let mut command = Command::SW;
+    while !game.is_over() {
+        if text.len().is_multiple_of(4096) && Instant::now() >= until {
+            break;
+        }
+        if game.step(command) == Outcome::Repeated {
+            break;
+        }
+        text.push(command.char());
+        command = if command == Command::SW {
+            Command::SE
+        } else {
+            Command::SW
+        };
     }
 }
 
@@ -1393,6 +1575,100 @@ pub fn solve_within(setup: &Setup, seed: u32, phrases: &PhraseSet, time: Duratio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::icfp2015::gen::problem::{generate, Spec};
+
+    /// A 128 x 4,000 board whose lower 60 % is a fifth filled (`gen --seed 3906 --fill 0.2`, 300
+    /// units): a width-1 layer there took ~0.5 s (its flood percolates into the fill).
+    fn tall_setup() -> Setup {
+        let spec = Spec {
+            id: 3906,
+            width: Some(128),
+            height: Some(4000),
+            length: Some(300),
+            seeds: Some(1),
+            fill: Some(0.2),
+            ..Spec::default()
+        };
+        Setup::new(generate(&spec, 3906))
+    }
+
+    #[test]
+    fn a_tall_board_samples_within_the_clock_and_an_ordinary_one_plans_whole() {
+        let setup = tall_setup();
+        let seed = setup.problem.source_seeds[0];
+        let order = Game::new(&setup, seed).order().to_vec();
+        let weights = Weights::for_setup(&setup);
+        // No time: one unit planned, standing for itself.
+        let (locks, units) = sample_plan(&setup, &order[..BEAM_SAMPLE], &weights, Duration::ZERO);
+        assert_eq!((locks.len(), units), (1, 1));
+        // Its band chunks shrink to what fits a share of the time left (at least one unit).
+        let soon = Deadline::after(Duration::from_secs(1));
+        assert_eq!(band_chunk(&setup, Duration::from_secs(1), &soon), 1);
+        // 5 % of the second left, at 2 ms a unit: 25 units, or one fewer as the clock runs.
+        let chunk = band_chunk(&setup, Duration::from_millis(2), &soon);
+        assert!((20..=25).contains(&chunk), "{chunk}");
+        // Problem 1 (12 x 15) samples with one plan of every unit, as before, and chunks whole.
+        let setup = Setup::bundled(1);
+        let seed = setup.problem.source_seeds[0];
+        let order = Game::new(&setup, seed).order().to_vec();
+        let sample = &order[..PLAIN_ROUTE_SAMPLE];
+        let now = Deadline::after(Duration::ZERO);
+        let one = plan(
+            &setup,
+            &setup.start,
+            sample,
+            &weights,
+            &now,
+            sample.len(),
+            &[],
+        );
+        assert_eq!(
+            sample_plan(&setup, sample, &weights, Duration::ZERO),
+            (one, sample.len())
+        );
+        assert_eq!(
+            band_chunk(&setup, Duration::from_secs(1), &soon),
+            BAND_CHUNK
+        );
+    }
+
+    #[test]
+    fn the_units_left_fall_as_in_the_drop_answer() {
+        for id in [1, 9] {
+            let setup = Setup::bundled(id);
+            let seed = setup.problem.source_seeds[0];
+            let mut game = Game::new(&setup, seed);
+            let mut text = String::new();
+            fall_rest(
+                &mut game,
+                &mut text,
+                Instant::now() + Duration::from_secs(60),
+            );
+            assert!(game.is_over());
+            let dropped = crate::icfp2015::play::drop_answer(
+                &setup,
+                seed,
+                &Deadline::after(Duration::from_secs(60)),
+            );
+            assert_eq!(text, dropped, "problem {id}");
+        }
+    }
+
+    #[test]
+    fn a_tall_boards_search_answers_a_routed_game() {
+        // Before the estimates looked at the clock, this search planned 16, 32 and 200 units
+        // with no look at it before its first route (a layer took ~0.5 s on such a board; the
+        // 3,000-unit game of this board answered no search in 10 s, docs Part 43). The bound
+        // below is generous.
+        let setup = tall_setup();
+        let seed = setup.problem.source_seeds[0];
+        let started = Instant::now();
+        let played = solve_within(&setup, seed, &PhraseSet::none(), Duration::from_secs(2));
+        let again = evaluate(&setup, seed as u64, &played.commands, &PhraseSet::none()).unwrap();
+        assert_eq!((again.error, again.score), (None, played.score));
+        assert!(played.locked > 0, "{played:?}");
+        assert!(started.elapsed() < Duration::from_secs(30));
+    }
 
     #[test]
     fn bands_promise_more_on_the_wide_board_only() {

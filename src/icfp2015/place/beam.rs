@@ -261,6 +261,9 @@ fn plan_sized(
         // below `candidates` of them is never kept, and where rows are the only board term its
         // rows are left uncomputed when a bound of its value says so (`value_unless_below`).
         let prune = only_rows && weights.rows >= 0.0 && weights.spawn == 0.0 && forced.is_none();
+        // Other board terms: a child's board term is left uncomputed where a bound of its
+        // total says so (`board_term_unless_below`).
+        let prune_boards = sees_boards && !only_rows && forced.is_none();
         // Children made so far, counting those left out by the bound (the memory cut below
         // counts them as before).
         let mut made = 0usize;
@@ -289,15 +292,15 @@ fn plan_sized(
             evaluator.load(parent.rows(), setup.width());
             let rows_before = only_rows.then_some(node.rows);
             let offset = node.value - node.board_term;
-            let cutting = prune && candidates < positions.len();
+            let cutting = (prune || prune_boards) && candidates < positions.len();
             kept.clear();
             made += positions.len();
             for pos in positions {
-                let (mut value, lines, rows_after) = if cutting {
-                    let cut = match kept.peek() {
-                        Some(&Reverse(Total(cut))) if kept.len() == candidates => cut,
-                        _ => f64::NEG_INFINITY,
-                    };
+                let cut = match kept.peek() {
+                    Some(&Reverse(Total(cut))) if cutting && kept.len() == candidates => cut,
+                    _ => f64::NEG_INFINITY,
+                };
+                let (mut value, lines, rows_after) = if cutting && prune {
                     match evaluator.value_unless_below(unit, pos, weights, node.rows, offset, cut) {
                         Some(valued) => valued,
                         None => continue,
@@ -317,8 +320,11 @@ fn plan_sized(
                 let (term, rows) = match rows_after {
                     Some(rows) => (weights.rows * rows, rows),
                     None if lines == 0 && sees_boards => {
-                        let features = evaluator.features_after_lock(with_rows);
-                        (features.value(weights), features.rows)
+                        let lead = offset + value;
+                        match evaluator.board_term_unless_below(weights, with_rows, lead, cut) {
+                            Some(valued) => valued,
+                            None => continue,
+                        }
                     }
                     None => board_term_after_lock(
                         &parent,

@@ -2,20 +2,24 @@
 //! beams (deterministic) of the first seed, each with the setup's weights nudged by its own draw.
 //
 // Usage: cargo run --release --example icfp2015_lottery -- [--width W] [--draws N]
-//   [--prefix P,...] [--cross M] FILE
+//   [--prefix P,...] [--cross M] [--fate] FILE
+// `--fate` spreads each plan's width as a long game's plans for survival do
+// (`plan_fixed_for_survival`: wider where the board first fills, the same mean).
 // Prints one line per draw (units locked). With `--prefix` and `--cross M`, the first M draws'
 // plans are cut at each P and every one of those prefixes is planned on with each of the M
 // draws' weights: a matrix of units locked, rows the prefix's draw, columns the weights' draw,
 // to see whether survival follows the weights or the early placements. Move score only.
 
 use podium::core::rng::Rng;
-use podium::icfp2015::place::beam::plan_fixed;
+use podium::icfp2015::place::beam::{plan_fixed, plan_fixed_for_survival};
 use podium::icfp2015::place::weights::Weights;
 use podium::icfp2015::{Game, Pos, Problem, Setup};
+use std::time::Instant;
 
 fn main() {
     let (mut width, mut draws, mut cross) = (8usize, 20usize, 0usize);
     let mut prefixes: Vec<usize> = Vec::new();
+    let mut fate = false;
     let mut file = None;
     let mut args = std::env::args().skip(1);
     let number = |v: Option<String>, what: &str| -> usize {
@@ -27,6 +31,7 @@ fn main() {
             "--width" => width = number(args.next(), "--width").max(1),
             "--draws" => draws = number(args.next(), "--draws"),
             "--cross" => cross = number(args.next(), "--cross"),
+            "--fate" => fate = true,
             "--prefix" => {
                 prefixes = args
                     .next()
@@ -46,6 +51,11 @@ fn main() {
         fail(&format!("{file}: no source seeds"))
     };
     let order = Game::new(&setup, seed).order().to_vec();
+    let planner = if fate {
+        plan_fixed_for_survival
+    } else {
+        plan_fixed
+    };
     let base = Weights::for_setup(&setup);
     let weights: Vec<Weights> = (0..draws.max(cross))
         .map(|i| {
@@ -57,13 +67,33 @@ fn main() {
         })
         .collect();
     let mut plans: Vec<Vec<Pos>> = Vec::new();
+    let all = Instant::now();
     for (i, w) in weights.iter().enumerate() {
-        let locks = plan_fixed(&setup, &setup.start, &order, w, width);
-        println!("draw {i}\tlocked {} of {}", locks.len(), order.len());
+        let started = Instant::now();
+        let locks = planner(&setup, &setup.start, &order, w, width);
+        println!(
+            "draw {i}\tlocked {} of {}\t{:.2} s",
+            locks.len(),
+            order.len(),
+            started.elapsed().as_secs_f64()
+        );
         plans.push(locks);
     }
-    let lasting = plans.iter().filter(|p| p.len() == order.len()).count();
-    println!("whole {lasting} of {}", plans.len());
+    let whole = plans.iter().filter(|p| p.len() == order.len()).count();
+    // Lasting: 86 % of the game or more (problem 18's plans end at 860+ or by 560).
+    let lasting = plans
+        .iter()
+        .filter(|p| p.len() * 100 >= order.len() * 86)
+        .count();
+    let mut lengths: Vec<usize> = plans.iter().map(Vec::len).collect();
+    lengths.sort_unstable();
+    let mean = lengths.iter().sum::<usize>() as f64 / lengths.len().max(1) as f64;
+    println!(
+        "whole {whole} lasting {lasting} of {}, median {}, mean {mean:.0}, {:.1} s",
+        plans.len(),
+        lengths.get(lengths.len() / 2).copied().unwrap_or(0),
+        all.elapsed().as_secs_f64()
+    );
     for &p in &prefixes {
         println!("prefix {p}: rows the prefix's draw, columns the weights' draw");
         for (a, plan) in plans.iter().take(cross).enumerate() {
@@ -79,7 +109,7 @@ fn main() {
             let row: Vec<String> = weights
                 .iter()
                 .take(cross)
-                .map(|w| (p + plan_fixed(&setup, &board, &order[p..], w, width).len()).to_string())
+                .map(|w| (p + planner(&setup, &board, &order[p..], w, width).len()).to_string())
                 .collect();
             println!("{a} ({})\t{}", plan.len(), row.join("\t"));
         }

@@ -1,14 +1,16 @@
 //! How long games last without the clock: plays each problem's first seed with a beam of a
 //! fixed width (deterministic, load-independent) and prints units locked, rows cleared, score.
 //
-// Usage: cargo run --release --example icfp2015_survive -- [--width W] [--band] [--show] FILE...
+// Usage: cargo run --release --example icfp2015_survive -- [--width W] [--band] [--show] [--fate]
+//   FILE...
+// `--fate` spreads the width as a long game's plans for survival do (`plan_fixed_for_survival`).
 // `--show` draws the last board and the unit that found no place (hex rows, odd rows shifted).
 // The weights are `Weights::for_setup` with `PODIUM_ICFP2015_WEIGHTS` applied; `--band` plays
 // the greedy band plan (drop weight 4, tie-break seed 1) instead of the beam. Move score only
 // (no phrases): the contest's score of a run without `-p`.
 
 use podium::icfp2015::place::bands::{band_weights, greedy};
-use podium::icfp2015::place::beam::plan_fixed;
+use podium::icfp2015::place::beam::{plan_fixed, plan_fixed_for_survival};
 use podium::icfp2015::place::weights::Weights;
 use podium::icfp2015::rules::game::move_score;
 use podium::icfp2015::{Game, Pos, Problem, Setup};
@@ -17,6 +19,7 @@ use std::time::Instant;
 fn main() {
     let mut width = 8usize;
     let mut band = false;
+    let mut fate = false;
     let mut show = false;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
@@ -30,6 +33,7 @@ fn main() {
                     .unwrap_or_else(|| fail("--width takes a whole number above 0"))
             }
             "--band" => band = true,
+            "--fate" => fate = true,
             "--show" => show = true,
             _ => files.push(arg),
         }
@@ -54,7 +58,11 @@ fn main() {
                 .with_env()
                 .unwrap_or_else(|e| fail(&e))
                 .unwrap_or_else(|| Weights::for_setup(&setup));
-            plan_fixed(&setup, &setup.start, &order, &weights, width)
+            if fate {
+                plan_fixed_for_survival(&setup, &setup.start, &order, &weights, width)
+            } else {
+                plan_fixed(&setup, &setup.start, &order, &weights, width)
+            }
         };
         let (rows, score) = replay(&setup, &order, &locks);
         if show {

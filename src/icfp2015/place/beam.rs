@@ -36,6 +36,24 @@ const PAST_HORIZON: usize = 50;
 /// `danger_spend`).
 const DANGER_FROM: f64 = 0.5;
 
+/// Where a long game's fate is set (`fate_weights`): from the layer where the cells locked
+/// reach `FATE_FROM` times the start board's empty cells to the one where they reach `FATE_TO`,
+/// a layer weighs `FATE_BOOST` layers in the plan's time. On problem 18 (722 empty cells, ~3.2
+/// cells a unit) that is units ~140-370: its plans die at walls of units 204-526 (Part 31) and
+/// their fate is set from ~100-200 on (Part 38). Measured (docs/icfp2015.md, Part 44): at a
+/// fixed mean width no schedule moved the odds (`icfp2015_lottery --width 8 --draws 48` on 18,
+/// plans lasting 860+ units: even 2, this one 3, others 0-3 of 48); under the clock (`play -t
+/// 30 -c 2 --known-phrases`, 32 pairs alternating with the even spread) 18's quick plans lasted
+/// to a median of 468 units against 295, its scouts 24 of 224 against 7 of 395, and the answers
+/// 17 of 32 against 8 (mean 60.1 k against 50.4 k).
+const FATE_FROM: f64 = 0.6;
+const FATE_TO: f64 = 1.6;
+const FATE_BOOST: f64 = 8.0;
+
+/// The fills of the empty cells by the game's units from which a plan for survival is spread
+/// by `fate_weights` (problem 18: 4.4).
+const FATE_GAME: f64 = 3.0;
+
 /// Widest beam (bounds the memory of the layers kept for the way back).
 const MAX_WIDTH: usize = 4000;
 
@@ -77,6 +95,30 @@ pub fn plan(
         weights,
         Width::Timed { deadline, horizon },
         prefix,
+        false,
+    )
+}
+
+/// The plan of [`plan`] with more of its time where the game's fate is set (`fate_weights`:
+/// the layers where the board first fills), less after: for the plans of a long game that dies
+/// before its end, whose odds of lasting are set there (`docs/icfp2015.md`, Parts 38 and 44).
+pub fn plan_for_survival(
+    setup: &Setup,
+    start: &Board,
+    order: &[u32],
+    weights: &Weights,
+    deadline: &Deadline,
+    horizon: usize,
+    prefix: &[Pos],
+) -> Vec<Pos> {
+    plan_sized(
+        setup,
+        start,
+        order,
+        weights,
+        Width::Timed { deadline, horizon },
+        prefix,
+        true,
     )
 }
 
@@ -89,7 +131,27 @@ pub fn plan_fixed(
     weights: &Weights,
     width: usize,
 ) -> Vec<Pos> {
-    plan_sized(setup, start, order, weights, Width::Fixed(width), &[])
+    plan_sized(
+        setup,
+        start,
+        order,
+        weights,
+        Width::Fixed(width),
+        &[],
+        false,
+    )
+}
+
+/// The plan of [`plan_fixed`] with its width spread as [`plan_for_survival`] spreads its time:
+/// `width` nodes a layer on average over the game, more where the board first fills.
+pub fn plan_fixed_for_survival(
+    setup: &Setup,
+    start: &Board,
+    order: &[u32],
+    weights: &Weights,
+    width: usize,
+) -> Vec<Pos> {
+    plan_sized(setup, start, order, weights, Width::Fixed(width), &[], true)
 }
 
 /// How a beam sizes its layers: by the time left, or fixed.
@@ -108,6 +170,7 @@ fn plan_sized(
     weights: &Weights,
     sizing: Width,
     prefix: &[Pos],
+    for_survival: bool,
 ) -> Vec<Pos> {
     // A fixed width never reads the clock (no prefix is forced on it): a placeholder deadline.
     let never_read;
@@ -134,6 +197,16 @@ fn plan_sized(
     let next_big = next_big_units(setup, order);
     let height = start.height();
     let start_empty = empty_rows(start.rows()).max(1);
+    // Each layer's share of the time (or of a fixed width): more where the game's fate is set.
+    let fate = for_survival
+        .then(|| fate_weights(setup, start, order))
+        .flatten();
+    let fate_sum = |from: usize, to: usize| {
+        fate.as_ref()
+            .map_or((to - from) as f64, |f| f[to] - f[from])
+    };
+    let fate_at = |k: usize| fate_sum(k, k + 1);
+    let fate_mean = fate_sum(0, order.len()) / order.len().max(1) as f64;
     // Two layers' boards, each up to twice the widest beam (the lookahead's candidates), in one
     // arena: a node's board is a copy into a slot, where a `Board` each was an allocation each.
     // Measured at full width (benches/icfp2015_beam.rs, callgrind): malloc and free 0.64 % ->
@@ -205,13 +278,14 @@ fn plan_sized(
             1
         };
         let (width, look) = if let (Some(width), None) = (fixed, forced) {
-            (width.clamp(1, max_width), true)
+            let scheduled = (width as f64 * fate_at(k) / fate_mean).round() as usize;
+            (scheduled.clamp(1, max_width), true)
         } else if expanded == 0 || forced.is_some() {
             (1, forced.is_none())
         } else {
             let per_node = started.elapsed().as_secs_f64() / expanded as f64;
             let remaining = deadline.remaining().as_secs_f64();
-            let per_layer = remaining / left as f64;
+            let per_layer = remaining * fate_at(k) / fate_sum(k, k + left);
             let safest = layer
                 .iter()
                 .map(|node| empty_rows(boards.get(node.slot)))
@@ -461,6 +535,35 @@ fn plan_sized(
     locks
 }
 
+/// Per layer k of a plan, the prefix sums of the layers' weights in its time (or width):
+/// `FATE_BOOST` for the layers where the cells locked so far are `FATE_FROM` to `FATE_TO` times
+/// the start board's empty cells (where the board first fills and the first walls stand), 1 for
+/// the others; `None` (an even spread) where the game's units fill its empty cells fewer than
+/// `FATE_GAME` times (the game lasts without clearing much).
+fn fate_weights(setup: &Setup, start: &Board, order: &[u32]) -> Option<Vec<f64>> {
+    let empty = (start.width() * start.height())
+        .saturating_sub(start.count())
+        .max(1) as f64;
+    let size = |u: u32| setup.units[u as usize].size as f64;
+    let cells: f64 = order.iter().map(|&u| size(u)).sum();
+    if cells < FATE_GAME * empty {
+        return None;
+    }
+    let mut sums = Vec::with_capacity(order.len() + 1);
+    let (mut locked, mut sum) = (0.0, 0.0);
+    sums.push(0.0);
+    for &u in order {
+        sum += if (FATE_FROM..FATE_TO).contains(&(locked / empty)) {
+            FATE_BOOST
+        } else {
+            1.0
+        };
+        sums.push(sum);
+        locked += size(u);
+    }
+    Some(sums)
+}
+
 /// The empty rows above a board's highest filled cell.
 fn empty_rows(rows: &[u128]) -> usize {
     rows.iter().position(|&r| r != 0).unwrap_or(rows.len())
@@ -670,6 +773,50 @@ mod tests {
         let locks = plan_fixed(&setup, &setup.start, &order, &weights, 4);
         assert_eq!(locks, plan_fixed(&setup, &setup.start, &order, &weights, 4));
         assert!(locks.len() > 50, "{}", locks.len());
+        assert_every_lock_is_reached(&setup, seed, &locks);
+    }
+
+    #[test]
+    fn a_plan_for_survival_is_wider_where_the_board_first_fills() {
+        // Problem 18 (722 empty cells, 1000 units): the boosted layers are one run, from the
+        // first where the cells locked reach 0.6 of the empty cells to the last below 1.6; a
+        // game of its first 10 units (far less than 3 fills) is spread evenly.
+        let setup = Setup::bundled(18);
+        let order = Game::new(&setup, setup.problem.source_seeds[0])
+            .order()
+            .to_vec();
+        let sums = fate_weights(&setup, &setup.start, &order).expect("18 is long");
+        assert_eq!(sums.len(), order.len() + 1);
+        let empty = (setup.width() * setup.height() - setup.start.count()) as f64;
+        let mut locked = 0.0;
+        let mut boosted = Vec::new();
+        for (k, &u) in order.iter().enumerate() {
+            let weight = sums[k + 1] - sums[k];
+            let share = locked / empty;
+            assert_eq!(weight == FATE_BOOST, (FATE_FROM..FATE_TO).contains(&share));
+            assert!(weight == FATE_BOOST || weight == 1.0, "{weight}");
+            if weight == FATE_BOOST {
+                boosted.push(k);
+            }
+            locked += setup.units[u as usize].size as f64;
+        }
+        let (first, last) = (boosted[0], *boosted.last().unwrap());
+        assert_eq!(boosted.len(), last - first + 1);
+        assert!(first > 50 && last < 500, "{first} {last}");
+        assert!(fate_weights(&setup, &setup.start, &order[..10]).is_none());
+        // Problem 9 (400 units on a small board) is long too: its plan for survival at a fixed
+        // mean width is its own, the same twice, and legal.
+        let setup = Setup::bundled(9);
+        let seed = setup.problem.source_seeds[0];
+        let order = Game::new(&setup, seed).order().to_vec();
+        assert!(fate_weights(&setup, &setup.start, &order).is_some());
+        let weights = Weights::for_setup(&setup);
+        let locks = plan_fixed_for_survival(&setup, &setup.start, &order, &weights, 4);
+        assert_eq!(
+            locks,
+            plan_fixed_for_survival(&setup, &setup.start, &order, &weights, 4)
+        );
+        assert_ne!(locks, plan_fixed(&setup, &setup.start, &order, &weights, 4));
         assert_every_lock_is_reached(&setup, seed, &locks);
     }
 

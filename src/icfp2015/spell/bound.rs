@@ -124,18 +124,67 @@ fn row_positions(setup: &Setup, unit: &Unit) -> u64 {
 
 /// Most move score: a DP over the units in order of (lines cleared so far, lines of the last
 /// lock), each lock clearing at most the rows its unit spans, and all locks together no more
-/// lines than the cells on the board fill.
+/// lines than the units' cells can fill ([`Deficits`]).
 fn move_bound(setup: &Setup, units: &[&Unit]) -> u64 {
-    move_bound_from(setup, units, setup.start.count() as u64, 0)
+    move_bound_from(setup, units, &Deficits::of(&setup.start).caps(units), 0)
 }
 
-/// [`move_bound`] from a board of `cells` filled cells whose last lock cleared `last` lines.
-fn move_bound_from(setup: &Setup, units: &[&Unit], mut cells: u64, last: u64) -> u64 {
-    let width = setup.width() as u64;
+/// The empty cells of a board's rows, fewest first: rows move down whole when a line clears
+/// and enter empty at the top, so each line cleared from now on is one of these rows (or a new
+/// empty one) whose empty cells units filled, and `k` lines take at least the `k` fewest.
+struct Deficits {
+    /// Prefix sums of the rows' empty cells, fewest first: `sums[k]` for `k` rows.
+    sums: Vec<u64>,
+    width: u64,
+}
+
+impl Deficits {
+    fn of(board: &Board) -> Deficits {
+        let width = board.width() as u64;
+        let mut empty: Vec<u64> = board
+            .rows()
+            .iter()
+            .map(|r| width - u64::from(r.count_ones()))
+            .collect();
+        empty.sort_unstable();
+        let mut sums = vec![0];
+        for e in empty {
+            sums.push(sums.last().copied().unwrap_or(0) + e);
+        }
+        Deficits { sums, width }
+    }
+
+    /// Per unit of `units`, the most lines they can clear up to it.
+    fn caps(&self, units: &[&Unit]) -> Vec<u64> {
+        let mut placed = 0;
+        units
+            .iter()
+            .map(|u| {
+                placed += u.size as u64;
+                self.lines(placed)
+            })
+            .collect()
+    }
+
+    /// Most lines `placed` unit cells can clear.
+    fn lines(&self, placed: u64) -> u64 {
+        let rows = self.sums.partition_point(|&s| s <= placed) as u64 - 1;
+        let all = *self.sums.last().expect("sums start at 0");
+        // Past the board's rows, each line is a new empty row.
+        if rows + 1 == self.sums.len() as u64 && self.width > 0 {
+            rows + (placed - all) / self.width
+        } else {
+            rows
+        }
+    }
+}
+
+/// [`move_bound`] from a board whose last lock cleared `last` lines, where `caps[k]` is the
+/// most lines the first `k + 1` units can clear in all ([`Deficits::caps`]).
+fn move_bound_from(setup: &Setup, units: &[&Unit], caps: &[u64], last: u64) -> u64 {
     // best[(total, last)] = most score.
     let mut best: std::collections::HashMap<(u64, u64), u64> = [((0, last), 0)].into();
-    for unit in units {
-        cells += unit.size as u64;
+    for (unit, &most_total) in units.iter().zip(caps) {
         let span = (0..6u8)
             .map(|o| {
                 let s = unit.shape(o, 0);
@@ -144,7 +193,6 @@ fn move_bound_from(setup: &Setup, units: &[&Unit], mut cells: u64, last: u64) ->
             .max()
             .unwrap_or(1)
             .min(setup.height() as u64);
-        let most_total = cells / width;
         let mut next: std::collections::HashMap<(u64, u64), u64> = Default::default();
         for (&(total, last), &score) in &best {
             for lines in 0..=span {
@@ -509,8 +557,6 @@ pub struct Playing<'b> {
     /// Phrases ended so far (bit per index below 128).
     pub used: u128,
     pub prev_lines: u32,
-    /// Filled cells on the board.
-    pub cells: u64,
     pub board: &'b Board,
     /// The falling unit's position.
     pub pos: Pos,
@@ -619,12 +665,14 @@ impl<'a> Remaining<'a> {
                 d
             }
         };
-        let key = (now.locked as u32, now.prev_lines, now.cells);
+        // Keyed by the lines the rows allow rather than the board: most boards allow the same.
+        let rest = &self.units[now.locked..];
+        let caps = Deficits::of(now.board).caps(rest);
+        let key = (now.locked as u32, now.prev_lines, hash_caps(&caps));
         let moves = match self.moves.get(&key) {
             Some(&m) => m,
             None => {
-                let rest = &self.units[now.locked..];
-                let m = move_bound_from(self.setup, rest, now.cells, now.prev_lines as u64);
+                let m = move_bound_from(self.setup, rest, &caps, now.prev_lines as u64);
                 if (self.moves.len() + 1) * MOVES_ENTRY_BYTES > self.cache_bytes / 4 {
                     self.moves.clear();
                 }
@@ -678,6 +726,13 @@ impl<'a> Remaining<'a> {
 /// Boards whose [`Reach`] is kept at most (a few kB each): past it, the cache starts afresh.
 const REACH_BOARDS: usize = 1 << 14;
 
+fn hash_caps(caps: &[u64]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = FastHasher::default();
+    caps.hash(&mut h);
+    h.finish()
+}
+
 fn hash_rows(rows: &[u128]) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = FastHasher::default();
@@ -688,8 +743,10 @@ fn hash_rows(rows: &[u128]) -> u64 {
 /// Most `2 x len` rewards from each (breaks left, letters typed on the row, automaton state,
 /// pivot's doubled column): over texts whose non-descending letters between two breaks are
 /// fewer than a unit has positions on a row, where a break descends (SW / SE: 1 doubled column)
-/// or locks (the next unit at a spawn column), and whose pivot stays in the doubled columns some
-/// unit's pivot can hold (W / E: 2 doubled columns).
+/// or locks (the next unit at a spawn column), whose pivot stays in the doubled columns some
+/// unit's pivot can hold (W / E: 2 doubled columns), and where no letter comes back to a
+/// position held on its row as far as the automaton state's prefix shows ([`returns_after`]:
+/// a reversed pair such as `p b` earned 4 a letter on every row before, 4 a break now).
 struct Repeats {
     table: Vec<u32>,
     row_letters: usize,
@@ -713,9 +770,68 @@ struct Repeats {
 /// columns, or with every break of the game.
 const REPEAT_CELLS: usize = SearchMemory::AMPLE.repeat_cells;
 
+/// A letter of the repeat table from a state: (next state, doubled columns moved, descends,
+/// reward, row letters from which it returns).
+type Letter = (u32, i32, bool, u32, usize);
+
 /// The pivot's doubled column `2x + (y & 1)` of `pos`.
 fn column2(pos: Pos) -> i32 {
     2 * pos.x + (pos.y & 1)
+}
+
+/// Per automaton state, the commands of the phrase prefix it stands for (the text typed ends
+/// with them), found along the trie from the start over `letters`; empty for a state no text of
+/// `letters` reaches as its whole prefix.
+fn state_tails(phrases: &PhraseSet, letters: &[u8]) -> Vec<Vec<Command>> {
+    let mut tails: Vec<Option<Vec<Command>>> = vec![None; phrases.states()];
+    tails[PhraseSet::START as usize] = Some(Vec::new());
+    let mut order = vec![PhraseSet::START];
+    let mut head = 0;
+    while head < order.len() {
+        let q = order[head];
+        head += 1;
+        for &b in letters {
+            let n = phrases.advance(q, b);
+            // One letter deeper only along the trie (a failure link never deepens).
+            if phrases.depth(n) == phrases.depth(q) + 1 && tails[n as usize].is_none() {
+                let mut tail = tails[q as usize].clone().unwrap_or_default();
+                tail.push(command_of(b).expect("a command letter"));
+                tails[n as usize] = Some(tail);
+                order.push(n);
+            }
+        }
+    }
+    tails.into_iter().map(Option::unwrap_or_default).collect()
+}
+
+/// The fewest of the last letters `tail` (commands typed, latest last) that `command` returns
+/// over: their moves and its own come back to the pivot's column and the orientation modulo 6
+/// they started from, none descending. Typed on one row since its last break, such letters end
+/// where the unit already was: `usize::MAX` where there are none.
+fn returns_after(tail: &[Command], command: Command) -> usize {
+    let step = |c: Command| match c {
+        Command::W => (-2, 0),
+        Command::E => (2, 0),
+        Command::CW => (0, 1),
+        Command::CCW => (0, 5),
+        Command::SW | Command::SE => unreachable!("descents end the search first"),
+    };
+    if command.descends() {
+        return usize::MAX;
+    }
+    let (mut column, mut turn) = step(command);
+    for (j, &c) in tail.iter().rev().enumerate() {
+        if c.descends() {
+            break;
+        }
+        let (dc, dt) = step(c);
+        column += dc;
+        turn = (turn + dt) % 6;
+        if column == 0 && turn == 0 {
+            return j + 1;
+        }
+    }
+    usize::MAX
 }
 
 impl Repeats {
@@ -767,10 +883,13 @@ impl Repeats {
             .filter(|&&c| allowed(c, turns))
             .flat_map(|c| c.characters().bytes())
             .collect();
-        // Per state, the distinct (next state, doubled columns moved, descends) with the reward.
-        let moves: Vec<Vec<(u32, i32, bool, u32)>> = (0..states as u32)
+        // Per state, the distinct (next state, doubled columns moved, descends) with the reward
+        // and the row letters from which the letter returns to a position ([`returns_after`]):
+        // of two letters alike but for that, the one returning later is kept.
+        let tails = state_tails(phrases, &letters);
+        let moves: Vec<Vec<Letter>> = (0..states as u32)
             .map(|q| {
-                let mut m: Vec<(u32, i32, bool, u32)> = letters
+                let mut m: Vec<Letter> = letters
                     .iter()
                     .map(|&b| {
                         let next = phrases.advance(q, b);
@@ -782,11 +901,18 @@ impl Repeats {
                             Command::SE => 1,
                             _ => 0,
                         };
-                        (next, shift, c.descends(), phrases.repeat_points_at(next))
+                        let back = returns_after(&tails[q as usize], c);
+                        (
+                            next,
+                            shift,
+                            c.descends(),
+                            phrases.repeat_points_at(next),
+                            back,
+                        )
                     })
                     .collect();
-                m.sort_unstable_by_key(|&(n, s, d, _)| (n, s, d));
-                m.dedup_by_key(|&mut (n, s, d, _)| (n, s, d));
+                m.sort_unstable_by_key(|&(n, s, d, _, back)| (n, s, d, std::cmp::Reverse(back)));
+                m.dedup_by_key(|&mut (n, s, d, _, _)| (n, s, d));
                 m
             })
             .collect();
@@ -800,7 +926,7 @@ impl Repeats {
             * moves
                 .iter()
                 .flatten()
-                .map(|&(_, _, _, r)| u64::from(r))
+                .map(|&(_, _, _, r, _)| u64::from(r))
                 .max()
                 .unwrap_or(0);
         for b in 0..=kept {
@@ -815,7 +941,13 @@ impl Repeats {
                 for (q, from_q) in moves.iter().enumerate() {
                     for x in 0..columns {
                         let mut best = 0u32;
-                        for &(n, shift, down, r) in from_q {
+                        for &(n, shift, down, r, back) in from_q {
+                            // Its row's last `back` letters and this one come back to a
+                            // position the unit held on this row, on the same board: the
+                            // engine refuses it (it does not lock: the position fits).
+                            if m >= back {
+                                continue;
+                            }
                             let n = n as usize;
                             if b > 0 {
                                 best = best.max(r + after_lock[n]);
@@ -1077,6 +1209,80 @@ pub(crate) mod tests {
         assert_eq!(forced_breaks(b"ba", free), [(false, false), (true, false)]);
         assert_eq!(breaks_in(&forced_breaks(b"dddddd", free)), 1);
         assert_eq!(breaks_in(&forced_breaks(b"bbbb", free)), 0);
+    }
+
+    #[test]
+    fn a_letter_that_comes_back_on_its_row_is_known_by_the_letters_before() {
+        use Command::*;
+        assert_eq!(returns_after(&[W], E), 1);
+        assert_eq!(returns_after(&[E, CW], CCW), 1);
+        assert_eq!(returns_after(&[W, CW, E], CCW), 3);
+        assert_eq!(returns_after(&[CW; 5], CW), 5);
+        assert_eq!(returns_after(&[CW; 4], CW), usize::MAX);
+        // A descent between, or no return at all.
+        assert_eq!(returns_after(&[W, SW], E), usize::MAX);
+        assert_eq!(returns_after(&[W, W], CW), usize::MAX);
+        assert_eq!(returns_after(&[W, W], E), 1);
+        assert_eq!(returns_after(&[], E), usize::MAX);
+        // The tails of a set's states: "pb" typed ends in W E, its prefix in W.
+        let phrases = PhraseSet::new(vec!["pb".into(), "ap".into()]).unwrap();
+        let tails = state_tails(&phrases, b"pbaldk");
+        let after_p = phrases.advance(PhraseSet::START, b'p');
+        assert_eq!(tails[after_p as usize], [W]);
+        let after_ap = phrases.advance(phrases.advance(PhraseSet::START, b'a'), b'p');
+        assert_eq!(tails[after_ap as usize], [SW, W]);
+    }
+
+    #[test]
+    fn a_reversed_pair_is_spelled_once_a_break_at_most() {
+        // W then E comes back to where the W started unless one of them locked (a break): the
+        // repeat table holds at most one "pb" (4 points) a break.
+        let phrases = PhraseSet::new(vec!["pb".into()]).unwrap();
+        for setup in enumerable() {
+            let game = Game::new(&setup, 0);
+            let units: Vec<&Unit> = game
+                .order()
+                .iter()
+                .map(|&i| &setup.units[i as usize])
+                .collect();
+            let breaks = units.iter().map(|u| descents(&setup, u) + 1).sum::<u64>() as usize;
+            let row_letters = units
+                .iter()
+                .map(|u| row_positions(&setup, u))
+                .max()
+                .unwrap() as usize
+                - 1;
+            let never = Deadline::after(Duration::MAX);
+            let table = Repeats::new(
+                &setup,
+                &units,
+                &phrases,
+                breaks,
+                row_letters,
+                true,
+                REPEAT_CELLS,
+                &never,
+            );
+            for b in 0..=breaks {
+                let most = table.from(b, 0, PhraseSet::START, game.pos());
+                assert!(most <= 4 * b as u64, "{b} breaks: {most}");
+            }
+            assert!(table.from(1, 0, PhraseSet::START, game.pos()) >= 4);
+        }
+    }
+
+    #[test]
+    fn lines_take_the_rows_with_fewest_empty_cells() {
+        let json = r#"{"id":7,"width":4,"height":3,"sourceLength":1,"sourceSeeds":[0],
+            "filled":[{"x":0,"y":2},{"x":1,"y":2},{"x":2,"y":2},{"x":0,"y":1}],
+            "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}}]}"#;
+        let setup = Setup::new(Problem::parse(json.as_bytes(), "test").unwrap());
+        // Empty cells by row: 1, 3, 4; then new rows of 4.
+        let deficits = Deficits::of(&setup.start);
+        let lines: Vec<u64> = [0, 1, 3, 4, 7, 8, 11, 12].map(|c| deficits.lines(c)).into();
+        assert_eq!(lines, [0, 1, 1, 2, 2, 3, 3, 4]);
+        // One cell to place: one line at most, 1 + 100 points.
+        assert_eq!(move_bound(&setup, &[&setup.units[0]]), 101);
     }
 
     #[test]

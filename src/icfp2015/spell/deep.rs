@@ -74,7 +74,6 @@ fn playing<'n>(node: &'n Node) -> Playing<'n> {
         automaton: node.automaton,
         used: node.used,
         prev_lines: game.prev_lines(),
-        cells: game.board().count() as u64,
         board: game.board(),
         pos: game.pos(),
     }

@@ -2,11 +2,10 @@
 //! shared by threads under one time budget, and the comparison with the qualifying leaderboard.
 
 use super::memory::SearchMemory;
-use super::rules::commands::Command;
-use super::rules::game::{evaluate, Game, Outcome, Setup, Status};
+use super::rules::game::{evaluate, Game, Setup, Status};
 use super::rules::phrases::PhraseSet;
 use super::rules::problem::{Problem, Solution};
-use super::solve::{solve_offering, Played, ROUTE_GRACE};
+use super::solve::{fall_rest, solve_offering, Played, ROUTE_GRACE};
 use super::trace::tracing;
 use crate::core::progress::Progress;
 use crate::core::report::{Record, Report};
@@ -446,22 +445,7 @@ pub fn drop_answer(setup: &Setup, seed: u32, deadline: &Deadline) -> String {
 pub fn drop_answer_within(setup: &Setup, seed: u32, deadline: &Deadline, bytes: usize) -> String {
     let mut game = Game::new(setup, seed);
     let mut text = String::new();
-    let mut command = Command::SW;
-    while !game.is_over() && text.len() < bytes {
-        if text.len().is_multiple_of(4096) && deadline.expired() {
-            break;
-        }
-        if game.step(command) == Outcome::Repeated {
-            // Cannot happen for downward moves; stop before the error would be written.
-            break;
-        }
-        text.push(command.char());
-        command = if command == Command::SW {
-            Command::SE
-        } else {
-            Command::SW
-        };
-    }
+    fall_rest(&mut game, &mut text, bytes, || deadline.expired());
     text
 }
 

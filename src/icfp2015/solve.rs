@@ -1507,7 +1507,9 @@ fn route_game(
     let time = route_started.elapsed();
     let mut text = scribe.into_text();
     if fall {
-        fall_rest(&mut game, &mut text, grace_end);
+        fall_rest(&mut game, &mut text, usize::MAX, || {
+            Instant::now() >= grace_end
+        });
     }
     let scored =
         evaluate(setup, seed as u64, &text, phrases).expect("the seed comes from the problem");
@@ -1533,14 +1535,21 @@ fn route_game(
 
 /// The units left of `game`, whose commands so far are `text`, each falling straight down (SW
 /// and SE in turn, never back to a position it had) until it locks, as `play`'s drop answer:
-/// until the game ends or `until` (a prefix of a legal answer is legal).
-fn fall_rest(game: &mut Game, text: &mut String, until: Instant) {
+/// until the game ends, `text` holds `bytes` commands or `expired()` (asked every 4,096
+/// commands; a prefix of a legal answer is legal).
+pub(crate) fn fall_rest(
+    game: &mut Game,
+    text: &mut String,
+    bytes: usize,
+    expired: impl Fn() -> bool,
+) {
     let mut command = Command::SW;
-    while !game.is_over() {
-        if text.len().is_multiple_of(4096) && Instant::now() >= until {
+    while !game.is_over() && text.len() < bytes {
+        if text.len().is_multiple_of(4096) && expired() {
             break;
         }
         if game.step(command) == Outcome::Repeated {
+            // Cannot happen for downward moves; stop before the error would be written.
             break;
         }
         text.push(command.char());
@@ -1642,11 +1651,8 @@ mod tests {
             let seed = setup.problem.source_seeds[0];
             let mut game = Game::new(&setup, seed);
             let mut text = String::new();
-            fall_rest(
-                &mut game,
-                &mut text,
-                Instant::now() + Duration::from_secs(60),
-            );
+            let until = Instant::now() + Duration::from_secs(60);
+            fall_rest(&mut game, &mut text, usize::MAX, || Instant::now() >= until);
             assert!(game.is_over());
             let dropped = crate::icfp2015::play::drop_answer(
                 &setup,

@@ -1111,6 +1111,19 @@ pub(crate) mod tests {
         }
     }
 
+    /// `game`'s units in order, the breaks (descents and locks) the repeat table needs for them
+    /// all, and the most letters a row can hold.
+    fn game_shape<'s>(setup: &'s Setup, game: &Game) -> (Vec<&'s Unit>, usize, usize) {
+        let units: Vec<&Unit> = game
+            .order()
+            .iter()
+            .map(|&i| &setup.units[i as usize])
+            .collect();
+        let breaks = units.iter().map(|u| descents(setup, u) + 1).sum::<u64>() as usize;
+        let row_letters = units.iter().map(|u| row_positions(setup, u)).max().unwrap() as usize - 1;
+        (units, breaks, row_letters)
+    }
+
     #[test]
     fn a_repeat_table_cut_short_still_bounds_every_break() {
         // The table of the whole game against one holding 0, 1 or 2 breaks and extrapolating.
@@ -1120,18 +1133,7 @@ pub(crate) mod tests {
         );
         for setup in enumerable() {
             let game = Game::new(&setup, 0);
-            let units: Vec<&Unit> = game
-                .order()
-                .iter()
-                .map(|&i| &setup.units[i as usize])
-                .collect();
-            let breaks = units.iter().map(|u| descents(&setup, u) + 1).sum::<u64>() as usize;
-            let row_letters = units
-                .iter()
-                .map(|u| row_positions(&setup, u))
-                .max()
-                .unwrap() as usize
-                - 1;
+            let (units, breaks, row_letters) = game_shape(&setup, &game);
             for phrases in enumerable_sets() {
                 let layer = (row_letters + 1) * phrases.states();
                 let full = Repeats::new(
@@ -1240,18 +1242,7 @@ pub(crate) mod tests {
         let phrases = PhraseSet::new(vec!["pb".into()]).unwrap();
         for setup in enumerable() {
             let game = Game::new(&setup, 0);
-            let units: Vec<&Unit> = game
-                .order()
-                .iter()
-                .map(|&i| &setup.units[i as usize])
-                .collect();
-            let breaks = units.iter().map(|u| descents(&setup, u) + 1).sum::<u64>() as usize;
-            let row_letters = units
-                .iter()
-                .map(|u| row_positions(&setup, u))
-                .max()
-                .unwrap() as usize
-                - 1;
+            let (units, breaks, row_letters) = game_shape(&setup, &game);
             let never = Deadline::after(Duration::MAX);
             let table = Repeats::new(
                 &setup,

@@ -4,16 +4,16 @@
 // Usage: cargo run --release --example icfp2015_lottery -- [--width W] [--draws N]
 //   [--prefix P,...] [--cross M] [--fate] FILE
 // `--fate` spreads each plan's width as a long game's plans for survival do
-// (`plan_fixed_for_survival`: wider where the board first fills, the same mean).
+// (`Spread::ForSurvival`: wider where the board first fills, the same mean).
 // Prints one line per draw (units locked). With `--prefix` and `--cross M`, the first M draws'
 // plans are cut at each P and every one of those prefixes is planned on with each of the M
 // draws' weights: a matrix of units locked, rows the prefix's draw, columns the weights' draw,
 // to see whether survival follows the weights or the early placements. Move score only.
 
 use podium::core::rng::Rng;
-use podium::icfp2015::place::beam::{plan_fixed, plan_fixed_for_survival};
+use podium::icfp2015::place::beam::{plan_sized, Spread, Width};
 use podium::icfp2015::place::weights::Weights;
-use podium::icfp2015::{Game, Pos, Problem, Setup};
+use podium::icfp2015::{Board, Game, Pos, Problem, Setup};
 use std::time::Instant;
 
 fn main() {
@@ -51,10 +51,13 @@ fn main() {
         fail(&format!("{file}: no source seeds"))
     };
     let order = Game::new(&setup, seed).order().to_vec();
-    let planner = if fate {
-        plan_fixed_for_survival
+    let spread = if fate {
+        Spread::ForSurvival
     } else {
-        plan_fixed
+        Spread::Even
+    };
+    let planner = |setup: &Setup, board: &Board, order: &[u32], w: &Weights, width: usize| {
+        plan_sized(setup, board, order, w, Width::Fixed(width), &[], spread)
     };
     let base = Weights::for_setup(&setup);
     let weights: Vec<Weights> = (0..draws.max(cross))

@@ -3,14 +3,14 @@
 //
 // Usage: cargo run --release --example icfp2015_survive -- [--width W] [--band] [--show] [--fate]
 //   FILE...
-// `--fate` spreads the width as a long game's plans for survival do (`plan_fixed_for_survival`).
+// `--fate` spreads the width as a long game's plans for survival do (`Spread::ForSurvival`).
 // `--show` draws the last board and the unit that found no place (hex rows, odd rows shifted).
 // The weights are `Weights::for_setup` with `PODIUM_ICFP2015_WEIGHTS` applied; `--band` plays
 // the greedy band plan (drop weight 4, tie-break seed 1) instead of the beam. Move score only
 // (no phrases): the contest's score of a run without `-p`.
 
 use podium::icfp2015::place::bands::{band_weights, greedy};
-use podium::icfp2015::place::beam::{plan_fixed, plan_fixed_for_survival};
+use podium::icfp2015::place::beam::{plan_sized, Spread, Width};
 use podium::icfp2015::place::weights::Weights;
 use podium::icfp2015::rules::game::move_score;
 use podium::icfp2015::{Game, Pos, Problem, Setup};
@@ -58,11 +58,13 @@ fn main() {
                 .with_env()
                 .unwrap_or_else(|e| fail(&e))
                 .unwrap_or_else(|| Weights::for_setup(&setup));
-            if fate {
-                plan_fixed_for_survival(&setup, &setup.start, &order, &weights, width)
+            let spread = if fate {
+                Spread::ForSurvival
             } else {
-                plan_fixed(&setup, &setup.start, &order, &weights, width)
-            }
+                Spread::Even
+            };
+            let sizing = Width::Fixed(width);
+            plan_sized(&setup, &setup.start, &order, &weights, sizing, &[], spread)
         };
         let (rows, score) = replay(&setup, &order, &locks);
         if show {

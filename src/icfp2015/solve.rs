@@ -12,7 +12,7 @@ use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
 use crate::icfp2015::memory::SearchMemory;
 use crate::icfp2015::place::bands;
-use crate::icfp2015::place::beam::{plan, plan_for_survival, plan_game};
+use crate::icfp2015::place::beam::{plan, plan_game, plan_sized, Spread, Width};
 use crate::icfp2015::place::weights::Weights;
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::commands::Command;
@@ -505,12 +505,24 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     let start = opening.game.board();
     // A long game starts with a quicker plan, and takes the full beam only if that one lasts.
     // The quick plan and the scouts are plans for survival (more of their time where the board
-    // first fills, `plan_for_survival`): on problem 18 their plans lasted about three times as
+    // first fills, `Spread::ForSurvival`): on problem 18 their plans lasted about three times as
     // often (`docs/icfp2015.md`, Part 44); the full plan of a game that lasts is spread evenly.
     let mut locks = Vec::new();
     if long {
         let quick = Deadline::after(beam_time.mul_f64(QUICK_SHARE));
-        locks = plan_for_survival(setup, start, &order, &weights, &quick, order.len(), &[]);
+        let sizing = Width::Timed {
+            deadline: &quick,
+            horizon: order.len(),
+        };
+        locks = plan_sized(
+            setup,
+            start,
+            &order,
+            &weights,
+            sizing,
+            &[],
+            Spread::ForSurvival,
+        );
     }
     job.trace(|| format!("quick plan {} of {} units", locks.len(), order.len()));
     // The spelled estimate from the game's first units errs 4-7x high on long games (problem
@@ -793,7 +805,19 @@ impl Scout {
             (longest.len() + 2 * BACKOFF).min(order.len())
         };
         let deadline = Deadline::after(time);
-        let other = plan_for_survival(setup, start, order, &weights, &deadline, horizon, prefix);
+        let sizing = Width::Timed {
+            deadline: &deadline,
+            horizon,
+        };
+        let other = plan_sized(
+            setup,
+            start,
+            order,
+            &weights,
+            sizing,
+            prefix,
+            Spread::ForSurvival,
+        );
         trace(self.variant, || {
             format!(
                 "{label} {}: {} units (longest {})",

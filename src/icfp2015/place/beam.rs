@@ -95,30 +95,7 @@ pub fn plan(
         weights,
         Width::Timed { deadline, horizon },
         prefix,
-        false,
-    )
-}
-
-/// The plan of [`plan`] with more of its time where the game's fate is set (`fate_weights`:
-/// the layers where the board first fills), less after: for the plans of a long game that dies
-/// before its end, whose odds of lasting are set there (`docs/icfp2015.md`, Parts 38 and 44).
-pub fn plan_for_survival(
-    setup: &Setup,
-    start: &Board,
-    order: &[u32],
-    weights: &Weights,
-    deadline: &Deadline,
-    horizon: usize,
-    prefix: &[Pos],
-) -> Vec<Pos> {
-    plan_sized(
-        setup,
-        start,
-        order,
-        weights,
-        Width::Timed { deadline, horizon },
-        prefix,
-        true,
+        Spread::Even,
     )
 }
 
@@ -138,24 +115,12 @@ pub fn plan_fixed(
         weights,
         Width::Fixed(width),
         &[],
-        false,
+        Spread::Even,
     )
 }
 
-/// The plan of [`plan_fixed`] with its width spread as [`plan_for_survival`] spreads its time:
-/// `width` nodes a layer on average over the game, more where the board first fills.
-pub fn plan_fixed_for_survival(
-    setup: &Setup,
-    start: &Board,
-    order: &[u32],
-    weights: &Weights,
-    width: usize,
-) -> Vec<Pos> {
-    plan_sized(setup, start, order, weights, Width::Fixed(width), &[], true)
-}
-
 /// How a beam sizes its layers: by the time left, or fixed.
-enum Width<'d> {
+pub enum Width<'d> {
     Timed {
         deadline: &'d Deadline,
         horizon: usize,
@@ -163,14 +128,26 @@ enum Width<'d> {
     Fixed(usize),
 }
 
-fn plan_sized(
+/// How a beam spreads its time (or its fixed width) over the layers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Spread {
+    /// The same a layer.
+    Even,
+    /// More where the game's fate is set (`fate_weights`: the layers where the board first
+    /// fills), less after, the same on average: for the plans of a long game that dies before
+    /// its end, whose odds of lasting are set there (`docs/icfp2015.md`, Parts 38 and 44).
+    ForSurvival,
+}
+
+/// The plan of [`plan`] (or of [`plan_fixed`]) sized by `sizing` and spread by `spread`.
+pub fn plan_sized(
     setup: &Setup,
     start: &Board,
     order: &[u32],
     weights: &Weights,
     sizing: Width,
     prefix: &[Pos],
-    for_survival: bool,
+    spread: Spread,
 ) -> Vec<Pos> {
     // A fixed width never reads the clock (no prefix is forced on it): a placeholder deadline.
     let never_read;
@@ -198,7 +175,7 @@ fn plan_sized(
     let height = start.height();
     let start_empty = empty_rows(start.rows()).max(1);
     // Each layer's share of the time (or of a fixed width): more where the game's fate is set.
-    let fate = for_survival
+    let fate = (spread == Spread::ForSurvival)
         .then(|| fate_weights(setup, start, order))
         .flatten();
     let fate_sum = |from: usize, to: usize| {
@@ -811,10 +788,26 @@ mod tests {
         let order = Game::new(&setup, seed).order().to_vec();
         assert!(fate_weights(&setup, &setup.start, &order).is_some());
         let weights = Weights::for_setup(&setup);
-        let locks = plan_fixed_for_survival(&setup, &setup.start, &order, &weights, 4);
+        let locks = plan_sized(
+            &setup,
+            &setup.start,
+            &order,
+            &weights,
+            Width::Fixed(4),
+            &[],
+            Spread::ForSurvival,
+        );
         assert_eq!(
             locks,
-            plan_fixed_for_survival(&setup, &setup.start, &order, &weights, 4)
+            plan_sized(
+                &setup,
+                &setup.start,
+                &order,
+                &weights,
+                Width::Fixed(4),
+                &[],
+                Spread::ForSurvival
+            )
         );
         assert_ne!(locks, plan_fixed(&setup, &setup.start, &order, &weights, 4));
         assert_every_lock_is_reached(&setup, seed, &locks);

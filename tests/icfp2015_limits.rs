@@ -358,6 +358,7 @@ fn a_long_game_whose_band_plan_dies_is_planned_by_the_beam() {
         length: Some(5000),
         seeds: Some(1),
         fill: Some(0.1),
+        ..Spec::default()
     };
     let path = TempProblem::new("band-dies");
     std::fs::write(&path, to_json(&generate(&spec, 8303))).expect("write a problem");

@@ -180,6 +180,11 @@ pub struct GenArgs {
     /// Cells of the largest unit, 1 to 50 [default: log-uniform 1..=12].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=50))]
     pub max_size: Option<u64>,
+    /// Big units among small ones: the chance, 0 to 1, that a shape is big (size in
+    /// max-size/2+1..=max-size; a small one's in 1..=max-size/4) [default: every size uniform
+    /// in 1..=max-size].
+    #[arg(long, value_name = "SHARE", value_parser = parse_share)]
+    pub big_units: Option<f64>,
     /// Units in the game (sourceLength), 0 to 1000000 [default: log-uniform 1..=5000].
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub length: Option<u64>,
@@ -198,6 +203,13 @@ pub struct GenArgs {
     pub count: u64,
 }
 
+fn parse_share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("{text:?} is not a share from 0 to 1")),
+    }
+}
+
 fn parse_fill(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(v) if (0.0..=0.9).contains(&v) => Ok(v),
@@ -214,6 +226,7 @@ impl GenArgs {
             height: size(self.height),
             shapes: size(self.shapes),
             max_size: size(self.max_size),
+            big_units: self.big_units,
             length: size(self.length),
             seeds: size(self.seeds),
             fill: self.fill,

@@ -16,8 +16,12 @@ pub struct Spec {
     /// Distinct unit shapes [drawn log-uniform in 1..=50].
     pub shapes: Option<usize>,
     /// Largest unit, in cells [drawn log-uniform in 1..=12]; each unit's size is uniform
-    /// in 1..=this.
+    /// in 1..=this, unless `big_units` mixes big ones among small ones.
     pub max_size: Option<usize>,
+    /// Big units among small ones, as problems 12, 18 and 24 have them: the chance that a shape
+    /// is big, its size uniform in max_size/2+1..=max_size; a small one's is uniform in
+    /// 1..=max(1, max_size/4) [default none: every size uniform in 1..=max_size].
+    pub big_units: Option<f64>,
     /// Units dropped (sourceLength) [drawn log-uniform in 1..=5000].
     pub length: Option<usize>,
     /// Number of source seeds [1 with probability 1/2, else uniform in 2..=10].
@@ -146,7 +150,16 @@ pub fn generate(spec: &Spec, seed: u64) -> Problem {
     });
     let units = (0..shapes)
         .map(|_| {
-            let size = 1 + rng.range(0..max_size);
+            let size = match spec.big_units {
+                Some(share) if share > 0.0 => {
+                    if rng.chance(share) {
+                        max_size / 2 + 1 + rng.range(0..max_size - max_size / 2)
+                    } else {
+                        1 + rng.range(0..(max_size / 4).max(1))
+                    }
+                }
+                _ => 1 + rng.range(0..max_size),
+            };
             random_unit(&mut rng, size.min(width * height), width, height)
         })
         .collect();
@@ -226,5 +239,33 @@ mod tests {
                 assert!(full < problem.width, "seed {seed}: row {y} is full");
             }
         }
+    }
+
+    #[test]
+    fn big_units_mix_big_shapes_among_small_ones() {
+        let spec = Spec {
+            width: Some(30),
+            height: Some(30),
+            shapes: Some(200),
+            max_size: Some(16),
+            big_units: Some(0.25),
+            ..Spec::default()
+        };
+        let problem = generate(&spec, 7);
+        let sizes: Vec<usize> = problem.units.iter().map(|u| u.members.len()).collect();
+        let big = sizes.iter().filter(|&&n| n > 8).count();
+        assert!(sizes
+            .iter()
+            .all(|&n| (1..=4).contains(&n) || (9..=16).contains(&n)));
+        assert!((25..=75).contains(&big), "{big} big shapes of 200");
+        let none = Spec {
+            big_units: Some(0.0),
+            ..spec.clone()
+        };
+        let uniform = Spec {
+            big_units: None,
+            ..spec
+        };
+        assert_eq!(generate(&none, 7), generate(&uniform, 7));
     }
 }

@@ -1,5 +1,5 @@
 //! The fixed generated set `bench --generated` plays: ten problems drawn from `problem::Spec`'s
-//! distributions, and the shapes the finals found hard (tiny games, a long game of many shapes).
+//! distributions, and the shapes the finals found hard (tiny, long, big units among small).
 
 use super::problem::{generate, Spec};
 use crate::icfp2015::rules::problem::Problem;
@@ -42,6 +42,38 @@ pub fn specs() -> Vec<(String, Spec, u64)> {
             ..Spec::default()
         },
         104,
+    ));
+    // Big units among small ones (as in problems 12, 18 and 24): the game ends when a big unit
+    // cannot spawn.
+    set.push((
+        "big-among-small".into(),
+        Spec {
+            width: Some(25),
+            height: Some(30),
+            shapes: Some(20),
+            max_size: Some(14),
+            big_units: Some(0.3),
+            length: Some(1500),
+            seeds: Some(1),
+            fill: Some(0.3),
+            ..Spec::default()
+        },
+        105,
+    ));
+    set.push((
+        "big-among-small-long".into(),
+        Spec {
+            width: Some(40),
+            height: Some(40),
+            shapes: Some(30),
+            max_size: Some(12),
+            big_units: Some(0.25),
+            length: Some(3000),
+            seeds: Some(2),
+            fill: Some(0.2),
+            ..Spec::default()
+        },
+        106,
     ));
     for (i, entry) in set.iter_mut().enumerate() {
         entry.1.id = 1000 + i as i64;

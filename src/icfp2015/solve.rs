@@ -12,7 +12,7 @@ use crate::core::rng::Rng;
 use crate::core::timer::Deadline;
 use crate::icfp2015::memory::SearchMemory;
 use crate::icfp2015::place::bands;
-use crate::icfp2015::place::beam::{plan, plan_game, plan_sized, Spread, Width};
+use crate::icfp2015::place::beam::{plan, plan_game};
 use crate::icfp2015::place::weights::Weights;
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::commands::Command;
@@ -504,25 +504,16 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     let long = order.len() >= LONG_GAME;
     let start = opening.game.board();
     // A long game starts with a quicker plan, and takes the full beam only if that one lasts.
-    // The quick plan and the scouts are plans for survival (more of their time where the board
-    // first fills, `Spread::ForSurvival`): on problem 18 their plans lasted about three times as
-    // often (`docs/icfp2015.md`, Part 44); the full plan of a game that lasts is spread evenly.
+    // Its time is spread evenly over the layers (the beam's `danger_spend` borrows where the
+    // board fills). With 8x the time where the board first fills (`beam::Spread::ForSurvival`,
+    // Part 44, measured at load 9-11 on problem 18 only), a quiet machine scored less: problem
+    // 18 at `-t 30 -c 2 --known-phrases`, 4 pairs, mean 74.2 k against 95.4 k evenly; 10 fresh
+    // games of big units among small ones at `-t 10` 1.87 M against 2.05 M (lower in 13 of 20
+    // pairs); the generated long-46-shapes 231 / 201 k against 253 / 242 k (Part 48).
     let mut locks = Vec::new();
     if long {
         let quick = Deadline::after(beam_time.mul_f64(QUICK_SHARE));
-        let sizing = Width::Timed {
-            deadline: &quick,
-            horizon: order.len(),
-        };
-        locks = plan_sized(
-            setup,
-            start,
-            &order,
-            &weights,
-            sizing,
-            &[],
-            Spread::ForSurvival,
-        );
+        locks = plan(setup, start, &order, &weights, &quick, order.len(), &[]);
     }
     job.trace(|| format!("quick plan {} of {} units", locks.len(), order.len()));
     // The spelled estimate from the game's first units errs 4-7x high on long games (problem
@@ -805,19 +796,7 @@ impl Scout {
             (longest.len() + 2 * BACKOFF).min(order.len())
         };
         let deadline = Deadline::after(time);
-        let sizing = Width::Timed {
-            deadline: &deadline,
-            horizon,
-        };
-        let other = plan_sized(
-            setup,
-            start,
-            order,
-            &weights,
-            sizing,
-            prefix,
-            Spread::ForSurvival,
-        );
+        let other = plan(setup, start, order, &weights, &deadline, horizon, prefix);
         trace(self.variant, || {
             format!(
                 "{label} {}: {} units (longest {})",

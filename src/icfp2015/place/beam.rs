@@ -40,12 +40,11 @@ const DANGER_FROM: f64 = 0.5;
 /// reach `FATE_FROM` times the start board's empty cells to the one where they reach `FATE_TO`,
 /// a layer weighs `FATE_BOOST` layers in the plan's time. On problem 18 (722 empty cells, ~3.2
 /// cells a unit) that is units ~140-370: its plans die at walls of units 204-526 (Part 31) and
-/// their fate is set from ~100-200 on (Part 38). Measured (docs/icfp2015.md, Part 44): at a
-/// fixed mean width no schedule moved the odds (`icfp2015_lottery --width 8 --draws 48` on 18,
-/// plans lasting 860+ units: even 2, this one 3, others 0-3 of 48); under the clock (`play -t
-/// 30 -c 2 --known-phrases`, 32 pairs alternating with the even spread) 18's quick plans lasted
-/// to a median of 468 units against 295, its scouts 24 of 224 against 7 of 395, and the answers
-/// 17 of 32 against 8 (mean 60.1 k against 50.4 k).
+/// their fate is set from ~100-200 on (Part 38). At a fixed mean width it moved no odds
+/// (`icfp2015_lottery --width 8 --draws 48` on 18: even 2, this 3 of 48 lasting). Under the
+/// clock it lengthened 18's plans at load 9-11 (Part 44), but on a quiet machine it scored less
+/// than the even spread on 18 and on fresh games (Part 48), so the solver spreads evenly; the
+/// examples' `--fate` keeps it for study.
 const FATE_FROM: f64 = 0.6;
 const FATE_TO: f64 = 1.6;
 const FATE_BOOST: f64 = 8.0;
@@ -134,8 +133,8 @@ pub enum Spread {
     /// The same a layer.
     Even,
     /// More where the game's fate is set (`fate_weights`: the layers where the board first
-    /// fills), less after, the same on average: for the plans of a long game that dies before
-    /// its end, whose odds of lasting are set there (`docs/icfp2015.md`, Parts 38 and 44).
+    /// fills), less after, the same on average (`docs/icfp2015.md`, Parts 38, 44 and 48;
+    /// measured, not used by the solver).
     ForSurvival,
 }
 

@@ -674,7 +674,7 @@ pub fn bench_generated(
     )?;
     writeln!(
         out,
-        "{:>5} {:<15} {:>9} {:>6} {:>8} {:>6} {:>6} {:>5} {:>9}",
+        "{:>5} {:<20} {:>9} {:>6} {:>8} {:>6} {:>6} {:>5} {:>9}",
         "id", "name", "board", "shapes", "max size", "units", "filled", "seeds", "podium"
     )?;
     let started = Instant::now();
@@ -704,7 +704,7 @@ pub fn bench_generated(
         let max_size = p.units.iter().map(|u| u.members.len()).max().unwrap_or(0);
         writeln!(
             out,
-            "{:>5} {:<15} {:>9} {:>6} {:>8} {:>6} {:>6} {:>5} {:>9}",
+            "{:>5} {:<20} {:>9} {:>6} {:>8} {:>6} {:>6} {:>5} {:>9}",
             p.id,
             name,
             format!("{}x{}", p.width, p.height),
@@ -718,7 +718,7 @@ pub fn bench_generated(
     }
     writeln!(
         out,
-        "{:>5} {:<15} {:>47} {:>9}   ({:.1} s)",
+        "{:>5} {:<20} {:>47} {:>9}   ({:.1} s)",
         "sum",
         "",
         "",

@@ -787,27 +787,20 @@ mod tests {
         let order = Game::new(&setup, seed).order().to_vec();
         assert!(fate_weights(&setup, &setup.start, &order).is_some());
         let weights = Weights::for_setup(&setup);
-        let locks = plan_sized(
-            &setup,
-            &setup.start,
-            &order,
-            &weights,
-            Width::Fixed(4),
-            &[],
-            Spread::ForSurvival,
-        );
-        assert_eq!(
-            locks,
+        let plan_for_survival = || {
+            let sizing = Width::Fixed(4);
             plan_sized(
                 &setup,
                 &setup.start,
                 &order,
                 &weights,
-                Width::Fixed(4),
+                sizing,
                 &[],
-                Spread::ForSurvival
+                Spread::ForSurvival,
             )
-        );
+        };
+        let locks = plan_for_survival();
+        assert_eq!(locks, plan_for_survival());
         assert_ne!(locks, plan_fixed(&setup, &setup.start, &order, &weights, 4));
         assert_every_lock_is_reached(&setup, seed, &locks);
     }

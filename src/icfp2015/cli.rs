@@ -825,3 +825,22 @@ pub fn show(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_take_their_range_and_refuse_the_rest() {
+        assert_eq!(parse_share("0.25"), Ok(0.25));
+        assert_eq!(parse_share("1"), Ok(1.0));
+        assert_eq!(parse_fill("0.9"), Ok(0.9));
+        for bad in ["nan", "1.5", "-0.1", "inf", "", "x"] {
+            assert_eq!(
+                parse_share(bad),
+                Err(format!("{bad:?} is not a share from 0 to 1"))
+            );
+        }
+        assert!(parse_fill("0.95").is_err());
+    }
+}

@@ -11,7 +11,7 @@
 // to see whether survival follows the weights or the early placements. Move score only.
 
 use podium::core::rng::Rng;
-use podium::icfp2015::place::beam::{plan_sized, Spread, Width};
+use podium::icfp2015::place::beam::{plan_fixed, Spread};
 use podium::icfp2015::place::weights::Weights;
 use podium::icfp2015::{Board, Game, Pos, Problem, Setup};
 use std::time::Instant;
@@ -57,7 +57,7 @@ fn main() {
         Spread::Even
     };
     let planner = |setup: &Setup, board: &Board, order: &[u32], w: &Weights, width: usize| {
-        plan_sized(setup, board, order, w, Width::Fixed(width), &[], spread)
+        plan_fixed(setup, board, order, w, width, spread)
     };
     let base = Weights::for_setup(&setup);
     let weights: Vec<Weights> = (0..draws.max(cross))

@@ -10,7 +10,7 @@
 // (no phrases): the contest's score of a run without `-p`.
 
 use podium::icfp2015::place::bands::{band_weights, greedy};
-use podium::icfp2015::place::beam::{plan_sized, Spread, Width};
+use podium::icfp2015::place::beam::{plan_fixed, Spread};
 use podium::icfp2015::place::weights::Weights;
 use podium::icfp2015::rules::game::move_score;
 use podium::icfp2015::{Game, Pos, Problem, Setup};
@@ -63,8 +63,7 @@ fn main() {
             } else {
                 Spread::Even
             };
-            let sizing = Width::Fixed(width);
-            plan_sized(&setup, &setup.start, &order, &weights, sizing, &[], spread)
+            plan_fixed(&setup, &setup.start, &order, &weights, width, spread)
         };
         let (rows, score) = replay(&setup, &order, &locks);
         if show {

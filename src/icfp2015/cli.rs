@@ -204,16 +204,18 @@ pub struct GenArgs {
 }
 
 fn parse_share(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => Err(format!("{text:?} is not a share from 0 to 1")),
-    }
+    share_up_to(text, 1.0)
 }
 
 fn parse_fill(text: &str) -> Result<f64, String> {
+    share_up_to(text, 0.9)
+}
+
+/// `text` as a number from 0 to `most`, else the message naming the range.
+fn share_up_to(text: &str, most: f64) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(v) if (0.0..=0.9).contains(&v) => Ok(v),
-        _ => Err(format!("{text:?} is not a share from 0 to 0.9")),
+        Ok(v) if (0.0..=most).contains(&v) => Ok(v),
+        _ => Err(format!("{text:?} is not a share from 0 to {most}")),
     }
 }
 
@@ -841,6 +843,9 @@ mod tests {
                 Err(format!("{bad:?} is not a share from 0 to 1"))
             );
         }
-        assert!(parse_fill("0.95").is_err());
+        assert_eq!(
+            parse_fill("0.95"),
+            Err("\"0.95\" is not a share from 0 to 0.9".to_string())
+        );
     }
 }

@@ -98,14 +98,16 @@ pub fn plan(
     )
 }
 
-/// The plan of [`plan`] with `width` nodes a layer whatever the time: deterministic, for
-/// comparing values without the clock (`examples/icfp2015_survive.rs`).
+/// The plan of [`plan`] with `width` nodes a layer whatever the time, spread over the layers by
+/// `spread` (on average `width`): deterministic, for comparing values without the clock
+/// (`examples/icfp2015_survive.rs`).
 pub fn plan_fixed(
     setup: &Setup,
     start: &Board,
     order: &[u32],
     weights: &Weights,
     width: usize,
+    spread: Spread,
 ) -> Vec<Pos> {
     plan_sized(
         setup,
@@ -114,12 +116,12 @@ pub fn plan_fixed(
         weights,
         Width::Fixed(width),
         &[],
-        Spread::Even,
+        spread,
     )
 }
 
 /// How a beam sizes its layers: by the time left, or fixed.
-pub enum Width<'d> {
+enum Width<'d> {
     Timed {
         deadline: &'d Deadline,
         horizon: usize,
@@ -139,7 +141,7 @@ pub enum Spread {
 }
 
 /// The plan of [`plan`] (or of [`plan_fixed`]) sized by `sizing` and spread by `spread`.
-pub fn plan_sized(
+fn plan_sized(
     setup: &Setup,
     start: &Board,
     order: &[u32],
@@ -746,8 +748,11 @@ mod tests {
         let order = Game::new(&setup, seed).order().to_vec();
         let weights = Weights::for_setup(&setup);
         assert!(weights.rows > 0.0);
-        let locks = plan_fixed(&setup, &setup.start, &order, &weights, 4);
-        assert_eq!(locks, plan_fixed(&setup, &setup.start, &order, &weights, 4));
+        let locks = plan_fixed(&setup, &setup.start, &order, &weights, 4, Spread::Even);
+        assert_eq!(
+            locks,
+            plan_fixed(&setup, &setup.start, &order, &weights, 4, Spread::Even)
+        );
         assert!(locks.len() > 50, "{}", locks.len());
         assert_every_lock_is_reached(&setup, seed, &locks);
     }
@@ -788,20 +793,21 @@ mod tests {
         assert!(fate_weights(&setup, &setup.start, &order).is_some());
         let weights = Weights::for_setup(&setup);
         let plan_for_survival = || {
-            let sizing = Width::Fixed(4);
-            plan_sized(
+            plan_fixed(
                 &setup,
                 &setup.start,
                 &order,
                 &weights,
-                sizing,
-                &[],
+                4,
                 Spread::ForSurvival,
             )
         };
         let locks = plan_for_survival();
         assert_eq!(locks, plan_for_survival());
-        assert_ne!(locks, plan_fixed(&setup, &setup.start, &order, &weights, 4));
+        assert_ne!(
+            locks,
+            plan_fixed(&setup, &setup.start, &order, &weights, 4, Spread::Even)
+        );
         assert_every_lock_is_reached(&setup, seed, &locks);
     }
 
@@ -819,9 +825,15 @@ mod tests {
             spread: 4,
             ..plain
         };
-        let locks = plan_fixed(&setup, &setup.start, &order, &weights, 4);
-        assert_eq!(locks, plan_fixed(&setup, &setup.start, &order, &weights, 4));
-        assert_ne!(locks, plan_fixed(&setup, &setup.start, &order, &plain, 4));
+        let locks = plan_fixed(&setup, &setup.start, &order, &weights, 4, Spread::Even);
+        assert_eq!(
+            locks,
+            plan_fixed(&setup, &setup.start, &order, &weights, 4, Spread::Even)
+        );
+        assert_ne!(
+            locks,
+            plan_fixed(&setup, &setup.start, &order, &plain, 4, Spread::Even)
+        );
         assert!(locks.len() > 50, "{}", locks.len());
         assert_every_lock_is_reached(&setup, seed, &locks);
     }

@@ -468,12 +468,12 @@ fn lock_choices(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::icfp2015::place::beam::plan_fixed;
+    use crate::icfp2015::place::beam::{plan_fixed, Spread};
 
     /// A plan of `setup`'s game of `seed` by a beam of width 2.
     fn plan_of(setup: &Setup, seed: u32, weights: &Weights) -> Vec<Pos> {
         let order = Game::new(setup, seed).order().to_vec();
-        plan_fixed(setup, &setup.start, &order, weights, 2)
+        plan_fixed(setup, &setup.start, &order, weights, 2, Spread::Even)
     }
 
     /// The game of `locks` routed as the beam routes, not knowing the next lock.

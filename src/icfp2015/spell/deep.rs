@@ -13,7 +13,7 @@ use crate::icfp2015::memory::SearchMemory;
 use crate::icfp2015::rules::game::Setup;
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::spell::bound::{Playing, Remaining};
-use crate::icfp2015::spell::steps::{apply, node_bytes, Action, Node};
+use crate::icfp2015::spell::steps::{apply, dominated, node_bytes, Action, Node, StateKeys};
 
 /// How a branch and bound ended.
 #[derive(Clone, Copy, Debug, Default)]
@@ -36,8 +36,7 @@ struct Search<'s, 'a> {
     memo: RandomKeyMap<u64, (u128, u64)>,
     /// States the memo holds at most ([`SearchMemory::memo_states`]).
     memo_states: usize,
-    /// Whether every position's slot fits the masks (boards up to 21 columns).
-    masks: bool,
+    keys: StateKeys,
     deadline: &'s Deadline,
     /// Children tried best score first (else best bound first).
     greedy: bool,
@@ -88,14 +87,10 @@ impl<'a> Search<'_, 'a> {
     /// state but for a row history holding no more positions, with at least its score).
     fn remember(&mut self, node: &Node<'a>) -> bool {
         let score = node.score();
-        let (key, mask) = if self.masks {
-            (node.key_but_history(), node.row_mask)
-        } else {
-            (node.key(), 0)
-        };
+        let (key, mask) = self.keys.of(node);
         let room = self.memo.len() < self.memo_states;
         match self.memo.get_mut(&key) {
-            Some(&mut (m, s)) if m & !mask == 0 && s >= score => false,
+            Some(&mut (m, s)) if dominated(m, s, mask, score) => false,
             // The newer of two histories neither of which holds the other is kept.
             Some(seen) => {
                 *seen = (mask, score);
@@ -212,7 +207,7 @@ pub fn search<'a>(
         remaining,
         memo: RandomKeyMap::default(),
         memo_states: memory.memo_states,
-        masks: setup.width() * 6 <= 128,
+        keys: StateKeys::new(setup),
         deadline,
         greedy,
         best_score,

@@ -15,7 +15,9 @@ use crate::icfp2015::memory::SearchMemory;
 use crate::icfp2015::rules::game::Setup;
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::spell::deep;
-use crate::icfp2015::spell::steps::{actions, apply, node_bytes, start_node, Action, Node};
+use crate::icfp2015::spell::steps::{
+    actions, apply, dominated, node_bytes, start_node, Action, Node, StateKeys,
+};
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
@@ -102,9 +104,52 @@ enum BeamEnd {
     Whole,
 }
 
+/// The nodes of the layer a beam expands, best rank first, a state (`StateKeys`) queued again
+/// only where no node queued before with it dominates (`steps::dominated`).
+#[derive(Default)]
+struct Queue<'a> {
+    frontier: BinaryHeap<((i64, u32), usize)>,
+    pool: Vec<Node<'a>>,
+    /// Per state, the row history mask, score and pool index it was last queued with.
+    seen: RandomKeyMap<u64, (u128, u64, usize)>,
+    /// Nodes a later one of their state dominates: left unexpanded.
+    dominated: Vec<bool>,
+}
+
+impl<'a> Queue<'a> {
+    fn push(&mut self, node: Node<'a>, keys: StateKeys, ranking: &mut Ranking) {
+        let (key, mask) = keys.of(&node);
+        let score = node.score();
+        if let Some(&(m, s, i)) = self.seen.get(&key) {
+            if dominated(m, s, mask, score) {
+                return;
+            }
+            if dominated(mask, score, m, s) {
+                self.dominated[i] = true;
+            }
+        }
+        self.seen.insert(key, (mask, score, self.pool.len()));
+        self.frontier.push((ranking.of(&node), self.pool.len()));
+        self.pool.push(node);
+        self.dominated.push(false);
+    }
+
+    /// The index in `pool` of the next node to expand.
+    fn pop(&mut self) -> Option<usize> {
+        while let Some((_, i)) = self.frontier.pop() {
+            if !self.dominated[i] {
+                return Some(i);
+            }
+        }
+        None
+    }
+}
+
 /// One beam of `width` over the whole game; the best prefix goes to `best`.
+#[allow(clippy::too_many_arguments)]
 fn beam<'a>(
     start: &Node<'a>,
+    keys: StateKeys,
     acts: &[Action],
     phrases: &PhraseSet,
     width: usize,
@@ -124,19 +169,12 @@ fn beam<'a>(
         }
         layer.trim(width, ranking);
         whole &= !layer.dropped;
-        let mut frontier: BinaryHeap<((i64, u32), usize)> = BinaryHeap::new();
-        let mut pool: Vec<Node<'a>> = Vec::new();
-        // Per state, its node in the pool.
-        let mut seen: RandomKeyMap<u64, usize> = RandomKeyMap::default();
+        let mut queue = Queue::default();
         for node in layer.nodes {
-            if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(node.key()) {
-                e.insert(pool.len());
-                frontier.push((ranking.of(&node), pool.len()));
-                pool.push(node);
-            }
+            queue.push(node, keys, ranking);
         }
         let mut expanded = 0;
-        while let Some((_, i)) = frontier.pop() {
+        while let Some(i) = queue.pop() {
             if expanded >= width {
                 whole = false;
                 break;
@@ -146,7 +184,7 @@ fn beam<'a>(
             }
             expanded += 1;
             for action in acts {
-                let Some(child) = apply(&pool[i], action, phrases) else {
+                let Some(child) = apply(&queue.pool[i], action, phrases) else {
                     continue;
                 };
                 if child.score() > best.score {
@@ -155,17 +193,7 @@ fn beam<'a>(
                 }
                 let progress = child.progress();
                 if progress == level {
-                    match seen.entry(child.key()) {
-                        std::collections::hash_map::Entry::Vacant(e) => {
-                            e.insert(pool.len());
-                            frontier.push((ranking.of(&child), pool.len()));
-                            pool.push(child);
-                        }
-                        // A better path to a state already queued is not taken up.
-                        std::collections::hash_map::Entry::Occupied(e) => {
-                            whole &= pool[*e.get()].score() >= child.score();
-                        }
-                    }
+                    queue.push(child, keys, ranking);
                 } else if progress != u64::MAX {
                     layers
                         .entry(progress)
@@ -198,6 +226,7 @@ pub fn search(
         return best;
     };
     let acts = actions(phrases);
+    let keys = StateKeys::new(setup);
     // The layers holding nodes at once: those within one action of the layer expanded (a lock
     // takes at least one command), not the whole game's (problem 13's 100 units of which 11-12
     // are played capped its beam at 40 nodes).
@@ -216,7 +245,9 @@ pub fn search(
     let beams = Deadline::after(deadline.remaining().mul_f64(BEAM_SHARE));
     'widths: while !beams.expired() {
         for ranking in &mut rankings {
-            match beam(&start, &acts, phrases, width, &beams, ranking, &mut best) {
+            match beam(
+                &start, keys, &acts, phrases, width, &beams, ranking, &mut best,
+            ) {
                 BeamEnd::Stopped => break 'widths,
                 BeamEnd::Narrow => {}
                 BeamEnd::Whole => {
@@ -309,6 +340,7 @@ fn walk_pace(mut node: Node<'_>, acts: &[Action], phrases: &PhraseSet) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::icfp2015::rules::commands::decode;
     use crate::icfp2015::rules::game::{evaluate, Game};
     use crate::icfp2015::rules::problem::Problem;
     use std::time::Duration;
@@ -344,6 +376,44 @@ mod tests {
                 assert!(found.score > 0);
             }
         }
+    }
+
+    #[test]
+    fn a_state_reached_by_a_longer_row_history_is_not_queued_again() {
+        let setup = tiny();
+        let phrases = PhraseSet::none();
+        let keys = StateKeys::new(&setup);
+        let run = |text: &str| {
+            let mut node = start_node(&setup, 0).unwrap();
+            for c in text.chars() {
+                let action = Action {
+                    commands: decode(&c.to_string()).unwrap(),
+                    text: vec![c as u8],
+                };
+                node = apply(&node, &action, &phrases).unwrap();
+            }
+            node
+        };
+        // East, and the same cell by a turn, east and a turn back: the same state, the second
+        // with a row history that holds the first's and more, and the same score.
+        let (short, long) = (run("b"), run("dbk"));
+        assert_eq!(keys.of(&short).0, keys.of(&long).0);
+        assert_ne!(keys.of(&short).1, keys.of(&long).1);
+        let mut ranking = Ranking {
+            room_weight: 0,
+            noise: Rng::new(1),
+        };
+        let mut queue = Queue::default();
+        queue.push(short.clone(), keys, &mut ranking);
+        queue.push(long.clone(), keys, &mut ranking);
+        assert_eq!(queue.pool.len(), 1);
+        // The other way round, the longer history is queued and then left unexpanded.
+        let mut queue = Queue::default();
+        queue.push(long, keys, &mut ranking);
+        queue.push(short, keys, &mut ranking);
+        assert_eq!(queue.pool.len(), 2);
+        assert_eq!(queue.pop(), Some(1));
+        assert_eq!(queue.pop(), None);
     }
 
     #[test]

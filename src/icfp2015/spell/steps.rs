@@ -83,6 +83,38 @@ impl Node<'_> {
     }
 }
 
+/// How the searches tell one state from another: where every position's slot fits
+/// [`Node::row_mask`] (boards up to 21 columns), by the state but for its row history plus the
+/// history as a mask, so that a node whose history holds no more positions and which scored at
+/// least as much is seen to dominate; else by the whole state ([`Node::key`]) and an empty mask.
+#[derive(Clone, Copy)]
+pub struct StateKeys {
+    masks: bool,
+}
+
+impl StateKeys {
+    pub fn new(setup: &Setup) -> Self {
+        StateKeys {
+            masks: setup.width() * 6 <= 128,
+        }
+    }
+
+    /// The node's state key and row history mask.
+    pub fn of(self, node: &Node) -> (u64, u128) {
+        if self.masks {
+            (node.key_but_history(), node.row_mask)
+        } else {
+            (node.key(), 0)
+        }
+    }
+}
+
+/// Whether a node reached with history `mask` and `score` is no better than one of the same
+/// state key reached before with `seen_mask` and `seen_score`.
+pub fn dominated(seen_mask: u128, seen_score: u64, mask: u128, score: u64) -> bool {
+    seen_mask & !mask == 0 && seen_score >= score
+}
+
 /// The bit of the falling unit's position in [`Node::row_mask`] (0 from slot 128 on).
 fn pos_bit(game: &Game) -> u128 {
     let (unit, pos) = (game.unit(), game.pos());

@@ -327,6 +327,11 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     } else {
         remaining.mul_f64(BEAM_SHARE)
     };
+    // The plan leaves the plain routes of every unit their time, down to the time of its
+    // width-1 plan (after its estimate, below): on a 40 x 3,000 board pre-filled below (`gen --seed 4952`, 300 units
+    // routed plain at ~45 ms), at `-t 20 -c 2` the plan took its share, 8.3 s, and the routes
+    // had 6.8 s for the 13.5 s they needed: 180-232 units locked.
+    let plain_game = plain_unit.mul_f64(PLAIN_GAME_MARGIN * setup.problem.source_length as f64);
     // Where only a few games fit, and band plans promise more, they are all band plans.
     // Where the beam is slow (a width-1 plan of the game would take a tenth of the time), a
     // band plan that lasts the game is routed instead: a beam that cannot finish leaves only
@@ -347,12 +352,31 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
             estimating.elapsed().as_secs_f64()
         )
     });
+    let plain_cap = remaining
+        .saturating_sub(plain_game)
+        .max(cost.mul_f64(BEAM_COST_MARGIN));
+    if plain_cap < beam_time {
+        job.trace(|| {
+            format!(
+                "plan's time cut to {:.2} s for the plain routes ({:.2} s)",
+                plain_cap.as_secs_f64(),
+                plain_game.as_secs_f64()
+            )
+        });
+    }
+    let beam_time = beam_time.min(plain_cap);
     // The time of a band plan of the game.
     let mut band_time = Duration::ZERO;
     let mut band = if power >= BAND_POWER && few_games && cost < remaining.mul_f64(0.2) {
         let afford = remaining.saturating_sub(beam_time).as_secs_f64() / routes.as_secs_f64();
-        let (band, time) =
-            bands_promise_more_timed(setup, seed, band_power, afford.min(1.0), &mut rng);
+        let (band, time) = bands_promise_more_timed(
+            setup,
+            seed,
+            band_power,
+            afford.min(1.0),
+            remaining.mul_f64(BAND_PROMISE_SHARE),
+            &mut rng,
+        );
         band_time = time;
         band
     } else {
@@ -832,25 +856,41 @@ fn trace(variant: u32, line: impl FnOnce() -> String) {
 /// phrases, `-t 5 -c 2`), routes estimated at 65 s for 2.5 s, scored 70-90 k routed as a beam
 /// plan against 224-257 k as a band plan. A band plan that dies is not favoured so: problem 18
 /// at `-t 3 -c 1` took one that died at 237 units (25-32 k against 32-65 k).
+///
+/// On a board of more than [`TALL_ROWS`] rows the band plan goes a unit at a time and is given
+/// up (no promise) where it would take more than `budget`: on a 128 x 10,000 board pre-filled
+/// below (`gen --seed 4953 --fill 0.2`, 50 units) its 50 units took more than 20 s of `-t 60`,
+/// unwatched, and the job answered by the watchdog with 247 points.
 fn bands_promise_more_timed(
     setup: &Setup,
     seed: u32,
     power: u64,
     afford: f64,
+    budget: Duration,
     rng: &mut Rng,
 ) -> (Option<bands::Sweep>, Duration) {
     let game = Game::new(setup, seed);
     let order = game.order();
     let started = Instant::now();
-    let band = bands::greedy(
+    let chunk = if setup.height() > TALL_ROWS {
+        1
+    } else {
+        order.len()
+    };
+    let (band, end) = band_chunks(
         setup,
         &setup.start,
         order,
         &bands::band_weights(setup, 4.0),
         power,
         rng,
+        chunk,
+        |_, last| started.elapsed() + last < budget,
     );
     let band_time = started.elapsed();
+    if end == BandEnd::Cut {
+        return (None, band_time);
+    }
     let locks = greedy_plan(setup, seed);
     let afford = if band.locks.len() == order.len() {
         afford
@@ -1018,6 +1058,10 @@ fn solve_bands(
         }
     }
 }
+
+/// Share of the time a tall board's band plan may take to be weighed against the beam's
+/// ([`bands_promise_more_timed`]).
+const BAND_PROMISE_SHARE: f64 = 0.1;
 
 /// Units of a band plan planned at a time, between looks at the clock (~0.05 s on a 30 x 60
 /// board).
@@ -1574,6 +1618,14 @@ struct Routed {
     spelled: u32,
     spelled_time: Duration,
 }
+
+/// Headroom on the plain routes of a whole game that its plan leaves time for (the estimate,
+/// the median of the first units, erred 10-20 % high on a tall pre-filled board).
+const PLAIN_GAME_MARGIN: f64 = 1.2;
+
+/// Headroom on the estimated time of a width-1 plan of the game: the plan's time is never cut
+/// below it for the routes.
+const BEAM_COST_MARGIN: f64 = 1.5;
 
 /// Headroom on the estimated plain route of a unit where spelling gives way to plain routes.
 const PLAIN_ROUTE_MARGIN: f64 = 3.0;

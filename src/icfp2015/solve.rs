@@ -1744,13 +1744,44 @@ mod tests {
             let mut rng = Rng::new(1);
             let seed = setup.problem.source_seeds[0];
             assert_eq!(
-                bands_promise_more_timed(&setup, seed, bands::POWER_PER_ROW, 1.0, &mut rng)
-                    .0
-                    .is_some(),
+                bands_promise_more_timed(
+                    &setup,
+                    seed,
+                    bands::POWER_PER_ROW,
+                    1.0,
+                    Duration::MAX,
+                    &mut rng
+                )
+                .0
+                .is_some(),
                 expected,
                 "problem {id}"
             );
         }
+    }
+
+    #[test]
+    fn a_tall_boards_band_plan_is_given_up_past_its_budget() {
+        let spec = Spec {
+            width: Some(20),
+            height: Some(400),
+            length: Some(200),
+            seeds: Some(1),
+            ..Spec::default()
+        };
+        let setup = Setup::new(generate(&spec, 7));
+        let seed = setup.problem.source_seeds[0];
+        let mut rng = Rng::new(1);
+        // Cut after its first unit: no promise, whatever the plan would have scored.
+        let (band, _) = bands_promise_more_timed(
+            &setup,
+            seed,
+            bands::POWER_PER_ROW,
+            1.0,
+            Duration::ZERO,
+            &mut rng,
+        );
+        assert!(band.is_none());
     }
 
     /// `played_units` of the bundled problem `id`'s first seed, at most `most`.

@@ -1504,6 +1504,7 @@ fn route_game(
     let mut last_spelled = Duration::ZERO;
     let (mut spelled, mut spelled_time) = (0u32, Duration::ZERO);
     let (mut plain, mut plain_time) = (0u32, Duration::ZERO);
+    let mut offered = false;
     for (k, &lock) in locks.iter().enumerate().skip(first) {
         if game.is_over() {
             break;
@@ -1537,6 +1538,14 @@ fn route_game(
         // units without phrases: its routes, estimated 5.4 s, had 3.6 s).
         if k > first && remaining.is_zero() && Instant::now() >= grace_end {
             break;
+        }
+        // At the deadline the game so far is offered once: a route of the grace that runs past
+        // the watchdog then leaves `play` this prefix, not the drop answer (100 x 10,000
+        // pre-filled, 20 units, a generated set of six phrases of moves, `-t 10`: 4.0 s left
+        // for routes, a job still routing at the watchdog, 77 points).
+        if k > first && remaining.is_zero() && !offered {
+            offered = true;
+            offer_prefix(job, scribe.text());
         }
         // The first unit spells whatever the time, to collect each phrase's +300, unless the
         // plain routes of the rest would then not fit the grace while some would (past the
@@ -1590,6 +1599,20 @@ fn route_game(
         starts,
         spelled,
         spelled_time,
+    }
+}
+
+/// Offers the game whose commands so far are `text` (a prefix of a legal answer is legal),
+/// scored by the evaluator.
+fn offer_prefix(job: &Job, text: &str) {
+    let scored = evaluate(job.setup, u64::from(job.seed), text, job.phrases)
+        .expect("the seed comes from the problem");
+    if scored.error.is_none() {
+        (job.offer)(&Played {
+            commands: text.to_owned(),
+            score: scored.score,
+            locked: scored.locked,
+        });
     }
 }
 

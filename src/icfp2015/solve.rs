@@ -328,9 +328,9 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
         remaining.mul_f64(BEAM_SHARE)
     };
     // The plan leaves the plain routes of every unit their time, down to the time of its
-    // width-1 plan (after its estimate, below): on a 40 x 3,000 board pre-filled below (`gen --seed 4952`, 300 units
-    // routed plain at ~45 ms), at `-t 20 -c 2` the plan took its share, 8.3 s, and the routes
-    // had 6.8 s for the 13.5 s they needed: 180-232 units locked.
+    // width-1 plan (after its estimate, below): on a 40 x 3,000 board pre-filled below (`gen
+    // --seed 4952`, 300 units routed plain at ~45 ms), at `-t 20 -c 2` the plan took its share,
+    // 8.3 s, and the routes had 6.8 s for the 13.5 s they needed: 180-232 units locked.
     let plain_game = plain_unit.mul_f64(PLAIN_GAME_MARGIN * setup.problem.source_length as f64);
     // Where only a few games fit, and band plans promise more, they are all band plans.
     // Where the beam is slow (a width-1 plan of the game would take a tenth of the time), a
@@ -1510,8 +1510,6 @@ fn route_game(
             break;
         }
         let left = locks.len() - k;
-        // Plain routes of the rest are reserved only where they pay more per second than
-        // spelling: their units' move score against the points of a spelled route.
         // The plain routes' own pace once a few were routed: the estimate, the median of the
         // game's first units, erred 1.5x high on a 128 x 10,000 board pre-filled below (0.47 s
         // against 0.32 s routed; `gen --seed 4953 --fill 0.2`, `-t 60`), where the reserve of
@@ -1521,6 +1519,8 @@ fn route_game(
         } else {
             plain_unit
         };
+        // Plain routes of the rest are reserved only where they pay more per second than
+        // spelling: their units' move score against the points of a spelled route.
         let move_per_unit = game.move_score() as f64 / game.locked().max(1) as f64;
         let power_per_unit = scribe.power_score() as f64 / f64::from(spelled.max(1));
         let spelled_mean = spelled_time.as_secs_f64() / f64::from(spelled.max(1));

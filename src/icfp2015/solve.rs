@@ -1488,7 +1488,7 @@ fn route_game(
     plain_unit: Duration,
     fall: bool,
 ) -> Routed {
-    let (setup, seed, phrases, deadline) = (job.setup, job.seed, job.phrases, job.deadline);
+    let deadline = job.deadline;
     let Opening {
         mut game,
         mut scribe,
@@ -1580,18 +1580,7 @@ fn route_game(
             Instant::now() >= grace_end
         });
     }
-    let scored =
-        evaluate(setup, seed as u64, &text, phrases).expect("the seed comes from the problem");
-    assert!(
-        scored.error.is_none(),
-        "the solver produced an invalid solution: {:?}",
-        scored.error
-    );
-    let played = Played {
-        commands: text,
-        score: scored.score,
-        locked: scored.locked,
-    };
+    let played = scored_game(job, text);
     (job.offer)(&played);
     Routed {
         played,
@@ -1605,14 +1594,23 @@ fn route_game(
 /// Offers the game whose commands so far are `text` (a prefix of a legal answer is legal),
 /// scored by the evaluator.
 fn offer_prefix(job: &Job, text: &str) {
-    let scored = evaluate(job.setup, u64::from(job.seed), text, job.phrases)
+    (job.offer)(&scored_game(job, text.to_owned()));
+}
+
+/// The job's game of `commands`, scored by the evaluator (the solver's own check of every
+/// game it offers).
+fn scored_game(job: &Job, commands: String) -> Played {
+    let scored = evaluate(job.setup, u64::from(job.seed), &commands, job.phrases)
         .expect("the seed comes from the problem");
-    if scored.error.is_none() {
-        (job.offer)(&Played {
-            commands: text.to_owned(),
-            score: scored.score,
-            locked: scored.locked,
-        });
+    assert!(
+        scored.error.is_none(),
+        "the solver produced an invalid solution: {:?}",
+        scored.error
+    );
+    Played {
+        commands,
+        score: scored.score,
+        locked: scored.locked,
     }
 }
 

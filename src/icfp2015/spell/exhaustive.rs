@@ -146,10 +146,8 @@ impl<'a> Queue<'a> {
 }
 
 /// One beam of `width` over the whole game; the best prefix goes to `best`.
-#[allow(clippy::too_many_arguments)]
 fn beam<'a>(
     start: &Node<'a>,
-    keys: StateKeys,
     acts: &[Action],
     phrases: &PhraseSet,
     width: usize,
@@ -157,6 +155,7 @@ fn beam<'a>(
     ranking: &mut Ranking,
     best: &mut Found,
 ) -> BeamEnd {
+    let keys = StateKeys::new(start.game.setup());
     let mut whole = true;
     let mut layers: std::collections::BTreeMap<u64, Layer<'a>> = Default::default();
     layers
@@ -226,7 +225,6 @@ pub fn search(
         return best;
     };
     let acts = actions(phrases);
-    let keys = StateKeys::new(setup);
     // The layers holding nodes at once: those within one action of the layer expanded (a lock
     // takes at least one command), not the whole game's (problem 13's 100 units of which 11-12
     // are played capped its beam at 40 nodes).
@@ -245,9 +243,7 @@ pub fn search(
     let beams = Deadline::after(deadline.remaining().mul_f64(BEAM_SHARE));
     'widths: while !beams.expired() {
         for ranking in &mut rankings {
-            match beam(
-                &start, keys, &acts, phrases, width, &beams, ranking, &mut best,
-            ) {
+            match beam(&start, &acts, phrases, width, &beams, ranking, &mut best) {
                 BeamEnd::Stopped => break 'widths,
                 BeamEnd::Narrow => {}
                 BeamEnd::Whole => {

@@ -133,7 +133,8 @@ fn move_bound(setup: &Setup, units: &[&Unit]) -> u64 {
 /// and enter empty at the top, so each line cleared from now on is one of these rows (or a new
 /// empty one) whose empty cells units filled, and `k` lines take at least the `k` fewest.
 struct Deficits {
-    /// Prefix sums of the rows' empty cells, fewest first: `sums[k]` for `k` rows.
+    /// The rows' empty cells, fewest first, and their prefix sums: `sums[k]` for `k` rows.
+    empty: Vec<u64>,
     sums: Vec<u64>,
     width: u64,
 }
@@ -148,35 +149,48 @@ impl Deficits {
             .collect();
         empty.sort_unstable();
         let mut sums = vec![0];
-        for e in empty {
+        for &e in &empty {
             sums.push(sums.last().copied().unwrap_or(0) + e);
         }
-        Deficits { sums, width }
+        Deficits { empty, sums, width }
     }
 
     /// Per unit of `units`, the most lines they can clear up to it.
     fn caps(&self, units: &[&Unit]) -> Vec<u64> {
-        let mut placed = 0;
+        let (mut placed, mut row_cells) = (0, 0);
         units
             .iter()
             .map(|u| {
-                placed += u.size as u64;
-                self.lines(placed)
+                placed += u64::from(u.size);
+                row_cells += widest_row(u);
+                self.lines(placed, row_cells)
             })
             .collect()
     }
 
-    /// Most lines `placed` unit cells can clear.
-    fn lines(&self, placed: u64) -> u64 {
-        let rows = self.sums.partition_point(|&s| s <= placed) as u64 - 1;
+    /// Most lines `placed` unit cells can clear, where the units can put at most `row_cells`
+    /// cells in any one row: a cleared row is a row of the board (or a new empty one) with the
+    /// cells each lock put in it, and a row moves whole when a line below it clears.
+    fn lines(&self, placed: u64, row_cells: u64) -> u64 {
+        let fillable = self.empty.partition_point(|&e| e <= row_cells);
+        let rows = (self.sums.partition_point(|&s| s <= placed) - 1).min(fillable) as u64;
         let all = *self.sums.last().expect("sums start at 0");
         // Past the board's rows, each line is a new empty row.
-        if rows + 1 == self.sums.len() as u64 && self.width > 0 {
+        if rows as usize == self.empty.len() && self.width > 0 && self.width <= row_cells {
             rows + (placed - all) / self.width
         } else {
             rows
         }
     }
+}
+
+/// The most cells `unit` puts in one row, over its orientations and both row parities.
+fn widest_row(unit: &Unit) -> u64 {
+    (0..12u8)
+        .flat_map(|i| unit.shape(i / 2, i32::from(i % 2)).rows.iter())
+        .map(|r| u64::from(r.count_ones()))
+        .max()
+        .unwrap_or(u64::from(unit.size))
 }
 
 /// [`move_bound`] from a board whose last lock cleared `last` lines, where `caps[k]` is the
@@ -353,9 +367,26 @@ fn forced_cost(letters: &[u8], life: Life) -> (u64, u64) {
 /// ([`forced_breaks`]) of the part no earlier one covers: all of it, or what follows a prefix
 /// equal to a suffix of another phrase, or nothing where it is inside another.
 fn distinct_bound(phrases: &PhraseSet, breaks: u64, locks: u64, turns: bool, life: Life) -> u64 {
-    let all = spellable(phrases, turns);
+    let all = possible(phrases, turns, life, breaks, locks);
     let costs = first_costs(&all, 0, life);
     most_distinct(&costs, breaks, locks)
+}
+
+/// The [`spellable`] phrases whose own forced breaks and locks fit the game's `breaks` and
+/// `locks`: the others never occur, so they neither score nor cover another phrase's letters.
+fn possible(
+    phrases: &PhraseSet,
+    turns: bool,
+    life: Life,
+    breaks: u64,
+    locks: u64,
+) -> Vec<(usize, Vec<u8>)> {
+    let mut all = spellable(phrases, turns);
+    all.retain(|(_, p)| {
+        let (b, l) = forced_cost(p, life);
+        b <= breaks && l <= locks
+    });
+    all
 }
 
 /// Per phrase of `all`, the fewest (breaks, locks) its first occurrence adds ([`distinct_bound`]),
@@ -603,9 +634,9 @@ impl<'a> Remaining<'a> {
             .unwrap_or(1)
             .saturating_sub(1) as usize;
         let turns = units.iter().any(|u| u.distinct > 1);
-        let all = spellable(phrases, turns);
-        let longest = all.iter().map(|(_, p)| p.len()).max().unwrap_or(0);
         let life = Life::of(setup, &units);
+        let all = possible(phrases, turns, life, breaks as u64, units.len() as u64);
+        let longest = all.iter().map(|(_, p)| p.len()).max().unwrap_or(0);
         let costs = (0..longest.max(1))
             .map(|t| first_costs(&all, t, life))
             .collect();
@@ -1270,10 +1301,31 @@ pub(crate) mod tests {
         let setup = Setup::new(Problem::parse(json.as_bytes(), "test").unwrap());
         // Empty cells by row: 1, 3, 4; then new rows of 4.
         let deficits = Deficits::of(&setup.start);
-        let lines: Vec<u64> = [0, 1, 3, 4, 7, 8, 11, 12].map(|c| deficits.lines(c)).into();
+        let lines: Vec<u64> = [0, 1, 3, 4, 7, 8, 11, 12]
+            .map(|c| deficits.lines(c, 4))
+            .into();
         assert_eq!(lines, [0, 1, 1, 2, 2, 3, 3, 4]);
+        // Units that put at most 3 cells in a row fill the rows of 1 and 3 empty cells only.
+        assert_eq!(deficits.lines(12, 3), 2);
+        assert_eq!(deficits.lines(12, 1), 1);
         // One cell to place: one line at most, 1 + 100 points.
         assert_eq!(move_bound(&setup, &[&setup.units[0]]), 101);
+    }
+
+    #[test]
+    fn units_too_narrow_to_fill_a_row_clear_no_line() {
+        // Four triangles: 12 cells on a 10-wide board, but at most 2 in a row each.
+        let json = r#"{"id":8,"width":10,"height":9,"sourceLength":4,"sourceSeeds":[0],
+            "filled":[],
+            "units":[{"members":[{"x":0,"y":0},{"x":1,"y":0},{"x":0,"y":1}],
+                      "pivot":{"x":0,"y":0}}]}"#;
+        let setup = Setup::new(Problem::parse(json.as_bytes(), "test").unwrap());
+        assert_eq!(widest_row(&setup.units[0]), 2);
+        let units = vec![&setup.units[0]; 4];
+        assert_eq!(move_bound(&setup, &units), 12);
+        // A fifth triangle makes 10 cells a row possible: one line, 100 points more.
+        let units = vec![&setup.units[0]; 5];
+        assert_eq!(move_bound(&setup, &units), 15 + 100);
     }
 
     #[test]

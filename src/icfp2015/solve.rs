@@ -389,7 +389,7 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     // A band plan's locks routed from the game's start, without chains.
     let route_band = |locks: &[Pos], deadline: &Deadline, fall: bool| {
         let job = job.within(deadline);
-        route_game(&job, Opening::new(&job, 0), locks, plain_unit, fall)
+        route_game(&job, Opening::new(&job, 0), locks, &cost_of_routes, fall)
     };
     let keep_band = |locks: &[Pos], band_game: &mut Option<Played>| {
         let time = deadline.remaining().mul_f64(KEPT_BAND_SHARE);
@@ -622,7 +622,7 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
         )
     });
     let start = start.clone();
-    let first_routes = route_game(job, opening, &locks, plain_unit, false);
+    let first_routes = route_game(job, opening, &locks, &cost_of_routes, false);
     let (mut best, mut route_time) = (first_routes.played.clone(), first_routes.time);
     job.trace(|| {
         format!(
@@ -704,7 +704,7 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
         let shared = shared_prefix(&locks, &routed_locks);
         let opening = Opening::replay(job, chains, &routed, shared);
         let replayed = opening.starts.len();
-        routed = route_game(job, opening, &locks, plain_unit, false);
+        routed = route_game(job, opening, &locks, &cost_of_routes, false);
         routed_locks = locks.clone();
         let new_units = (locks.len() - replayed).max(1);
         per_unit = routed.time.mul_f64(LATE_ROUTE_MARGIN / new_units as f64);
@@ -735,7 +735,7 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
         let order = opening.order();
         let start = opening.game.board();
         let locks = plan_game(setup, start, &order, &weights, beam_time.min(spare), &[]);
-        let routes = route_game(job, opening, &locks, plain_unit, false);
+        let routes = route_game(job, opening, &locks, &cost_of_routes, false);
         let played = routes.played;
         route_time = routes.time;
         job.trace(|| {
@@ -1006,7 +1006,7 @@ fn solve_bands(
 ) -> Played {
     let (setup, deadline, variant) = (job.setup, job.deadline, job.variant);
     let (band, cost_of_routes, power, band_time) = first;
-    let (routes, plain_unit) = (cost_of_routes.game, cost_of_routes.plain_unit);
+    let routes = cost_of_routes.game;
     let mut band = Some(band);
     let mut best: Option<Played> = None;
     let mut attempts = variant;
@@ -1043,7 +1043,7 @@ fn solve_bands(
                 return best;
             }
         }
-        let routes = route_game(job, opening, &plan.locks, plain_unit, false);
+        let routes = route_game(job, opening, &plan.locks, &cost_of_routes, false);
         let played = routes.played;
         route_time = routes.time;
         if best.as_ref().is_none_or(|b| played.score > b.score) {
@@ -1305,6 +1305,10 @@ const PLAIN_ROUTE_SAMPLE: usize = 16;
 struct RouteCost {
     game: Duration,
     plain_unit: Duration,
+    /// What the sample's routes made a unit: power spelled, and move score routed plain.
+    /// `route_game` weighs spelling against plain routes by these until its own show it.
+    spelled_power: f64,
+    plain_moves: f64,
 }
 
 /// An estimate of the time the routes of a whole game take: the first units of a greedy plan
@@ -1327,7 +1331,7 @@ fn route_cost(job: &Job) -> RouteCost {
     let order = Game::new(setup, seed).order().to_vec();
     let sample = &order[..order.len().min(PLAIN_ROUTE_SAMPLE)];
     let (locks, _) = sample_plan(setup, sample, &Weights::default(), budget);
-    let plain = route_times(
+    let (plain, plain_score) = route_times(
         setup,
         seed,
         &mut Scribe::for_setup(phrases, setup),
@@ -1335,22 +1339,29 @@ fn route_cost(job: &Job) -> RouteCost {
         false,
         budget,
     );
+    let plain_moves = plain_score as f64 / plain.len().max(1) as f64;
     let plain_unit = median(plain);
-    let game = if spell {
+    let (game, spelled_power) = if spell {
         let sampled = &locks[..locks.len().min(ROUTE_SAMPLE)];
-        let times = route_times(setup, seed, &mut scribe, sampled, true, budget);
-        times.iter().sum::<Duration>() / times.len().max(1) as u32
+        let (times, _) = route_times(setup, seed, &mut scribe, sampled, true, budget);
+        let units = times.len().max(1);
+        (
+            times.iter().sum::<Duration>() / units as u32,
+            scribe.power_score() as f64 / units as f64,
+        )
     } else {
-        plain_unit
+        (plain_unit, 0.0)
     };
     RouteCost {
         game: game.mul_f64(order.len() as f64),
         plain_unit,
+        spelled_power,
+        plain_moves,
     }
 }
 
 /// The time of each route of `locks` from the start of the game, spelling or not, until they
-/// took `budget` in all (at least one).
+/// took `budget` in all (at least one), and the move score of the units routed.
 fn route_times(
     setup: &Setup,
     seed: u32,
@@ -1358,7 +1369,7 @@ fn route_times(
     locks: &[Pos],
     spell: bool,
     budget: Duration,
-) -> Vec<Duration> {
+) -> (Vec<Duration>, u64) {
     let mut game = Game::new(setup, seed);
     let mut times = Vec::with_capacity(locks.len());
     for (k, &lock) in locks.iter().enumerate() {
@@ -1369,7 +1380,7 @@ fn route_times(
         scribe.route(&mut game, lock, locks.get(k + 1).copied(), spell);
         times.push(started.elapsed());
     }
-    times
+    (times, game.move_score())
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {
@@ -1473,21 +1484,15 @@ fn attempt_weights(setup: &Setup, k: u32, spells: bool, rng: &mut Rng) -> Weight
     }
 }
 
-/// One game of `job`: from its opening, each unit routed to its lock of `locks` (spelling while
-/// its deadline allows); the game re-scored by the evaluator, and how long the routes took.
-/// Every lock is routed: spelling stops where the time left holds only the plain routes of the
-/// units left (`plain_unit` each, with a margin), and routes that still run past `deadline` go
-/// on plain for [`ROUTE_GRACE`] of its time more. A plan of problem 18 (1000 units, no
-/// phrases, `-t 8 -c 2`) was routed to 577 locks when routes stopped at the deadline.
+/// One game of `job`: from its opening, each unit routed to its lock of `locks`; the game
+/// re-scored by the evaluator, and how long the routes took. Spelling gives way to plain routes
+/// where the time left holds only the plain routes of the units left (`cost.plain_unit` each,
+/// with a margin) and those pay more a second than spelling does; routes that still run past
+/// `deadline` go on plain for [`ROUTE_GRACE`] of its time more. A plan of problem 18 (1000
+/// units, no phrases, `-t 8 -c 2`) was routed to 577 locks when routes stopped at the deadline.
 /// With `fall`, where the game outlasts `locks` (a prefix of a plan), its units left fall
 /// straight down ([`fall_rest`]) until the grace ends.
-fn route_game(
-    job: &Job,
-    opening: Opening,
-    locks: &[Pos],
-    plain_unit: Duration,
-    fall: bool,
-) -> Routed {
+fn route_game(job: &Job, opening: Opening, locks: &[Pos], cost: &RouteCost, fall: bool) -> Routed {
     let deadline = job.deadline;
     let Opening {
         mut game,
@@ -1517,16 +1522,27 @@ fn route_game(
         let plain_unit = if plain >= PLAIN_PACE_UNITS {
             plain_time / plain
         } else {
-            plain_unit
+            cost.plain_unit
         };
         // Plain routes of the rest are reserved only where they pay more per second than
-        // spelling: their units' move score against the points of a spelled route.
-        let move_per_unit = game.move_score() as f64 / game.locked().max(1) as f64;
-        let power_per_unit = scribe.power_score() as f64 / f64::from(spelled.max(1));
-        let spelled_mean = spelled_time.as_secs_f64() / f64::from(spelled.max(1));
-        let plain_pays = spelled == 0
-            || move_per_unit * spelled_mean
-                >= power_per_unit * PLAIN_ROUTE_MARGIN * plain_unit.as_secs_f64();
+        // spelling: their units' move score against the points of a spelled route, as the
+        // estimate's sample made them until this game's own routes show them. Without that
+        // prior, a game that had spelled nothing reserved plain routes for all its units: on a
+        // 60 x 2,000 board pre-filled below (500 units, known 18, `-t 30`) whose plain routes
+        // alone outlasted the time, no unit spelled and the game scored its moves, ~3,000.
+        let (move_per_unit, power_per_unit, spelled_mean) = if spelled == 0 {
+            let units = job.setup.problem.source_length.max(1) as f64;
+            let spelled_unit = cost.game.as_secs_f64() / units;
+            (cost.plain_moves, cost.spelled_power, spelled_unit)
+        } else {
+            (
+                game.move_score() as f64 / game.locked().max(1) as f64,
+                scribe.power_score() as f64 / f64::from(spelled),
+                spelled_time.as_secs_f64() / f64::from(spelled),
+            )
+        };
+        let plain_pays = move_per_unit * spelled_mean
+            >= power_per_unit * PLAIN_ROUTE_MARGIN * plain_unit.as_secs_f64();
         let reserve = if plain_pays {
             plain_unit.mul_f64(PLAIN_ROUTE_MARGIN * left as f64) + last_spelled
         } else {

@@ -1305,8 +1305,10 @@ const PLAIN_ROUTE_SAMPLE: usize = 16;
 struct RouteCost {
     game: Duration,
     plain_unit: Duration,
-    /// What the sample's routes made a unit: power spelled, and move score routed plain.
-    /// `route_game` weighs spelling against plain routes by these until its own show it.
+    /// What the sample's routes took and made a unit: time and power spelled, move score
+    /// routed plain. `route_game` weighs spelling against plain routes by these until its own
+    /// routes show them.
+    spelled_unit: Duration,
     spelled_power: f64,
     plain_moves: f64,
 }
@@ -1341,7 +1343,7 @@ fn route_cost(job: &Job) -> RouteCost {
     );
     let plain_moves = plain_score as f64 / plain.len().max(1) as f64;
     let plain_unit = median(plain);
-    let (game, spelled_power) = if spell {
+    let (spelled_unit, spelled_power) = if spell {
         let sampled = &locks[..locks.len().min(ROUTE_SAMPLE)];
         let (times, _) = route_times(setup, seed, &mut scribe, sampled, true, budget);
         let units = times.len().max(1);
@@ -1353,8 +1355,9 @@ fn route_cost(job: &Job) -> RouteCost {
         (plain_unit, 0.0)
     };
     RouteCost {
-        game: game.mul_f64(order.len() as f64),
+        game: spelled_unit.mul_f64(order.len() as f64),
         plain_unit,
+        spelled_unit,
         spelled_power,
         plain_moves,
     }
@@ -1531,8 +1534,7 @@ fn route_game(job: &Job, opening: Opening, locks: &[Pos], cost: &RouteCost, fall
         // 60 x 2,000 board pre-filled below (500 units, known 18, `-t 30`) whose plain routes
         // alone outlasted the time, no unit spelled and the game scored its moves, ~3,000.
         let (move_per_unit, power_per_unit, spelled_mean) = if spelled == 0 {
-            let units = job.setup.problem.source_length.max(1) as f64;
-            let spelled_unit = cost.game.as_secs_f64() / units;
+            let spelled_unit = cost.spelled_unit.as_secs_f64();
             (cost.plain_moves, cost.spelled_power, spelled_unit)
         } else {
             (
@@ -1564,14 +1566,12 @@ fn route_game(job: &Job, opening: Opening, locks: &[Pos], cost: &RouteCost, fall
             offer_prefix(job, scribe.text());
         }
         // The first unit spells whatever the time, to collect each phrase's +300, unless the
-        // plain routes of the rest would then not fit the grace while some would (past the
-        // grace, only the first unit is routed): a 600-unit game of a 10-seed problem (`-t 5
-        // -c 2`, known 18) whose plan ended past its 0.9 s share spelled its first unit in
-        // 50-80 ms and answered that one lock (2,226 against 15,720 routed).
-        // The rest's plain routes are weighed here at their estimate without the margin: with
-        // it, a 128 x 10,000 board pre-filled below (`gen --seed 4953 --fill 0.2`, `-t 60`, plain
-        // routes ~0.33 s, spelled ~0.67 s) routed its first 19 of 50 units plain, as nothing
-        // had spelled to show what spelling pays, and answered 10.9 s early (722,457).
+        // plain routes of the rest (at their estimate, without the margin) would then not fit
+        // the grace while some would (past the grace, only the first unit is routed): a
+        // 600-unit game of a 10-seed problem (`-t 5 -c 2`, known 18) whose plan ended past its
+        // 0.9 s share spelled its first unit in 50-80 ms and answered that one lock (2,226
+        // against 15,720 routed). With the margin, a 128 x 10,000 board pre-filled below (`gen
+        // --seed 4953 --fill 0.2`, `-t 60`) routed its first 19 of 50 units plain (722,457).
         let grace_left = grace_end.saturating_duration_since(Instant::now());
         let first_spells = k == 0
             && (grace_left > plain_unit.mul_f64(left as f64) + last_spelled

@@ -66,9 +66,6 @@ const FRESH_WORDS: usize = 3;
 /// on, as `chain.rs` plays the long phrases at a game's start).
 const FRESH_UNITS: u32 = 2;
 
-/// Every this many units, a node tries again the words its game missed (the board changed).
-const FRESH_RETRY: u32 = 8;
-
 /// The best game found: its commands and the evaluator's score, and the widest beam that ran.
 #[derive(Clone, Debug)]
 pub struct Found {
@@ -92,9 +89,6 @@ struct Node<'a, 'p> {
     rows: f64,
     /// The lock of each unit so far.
     locks: Vec<Pos>,
-    /// Words (bit w) whose first use this game's units failed to find a start for, tried
-    /// again every [`FRESH_RETRY`] units.
-    missed: u64,
 }
 
 impl Node<'_, '_> {
@@ -216,7 +210,6 @@ fn beam<'a, 'p>(
         board_term: 0.0,
         rows: 0.0,
         locks: Vec::new(),
-        missed: 0,
     }];
     let mut finished: Option<Node> = None;
     let mut routed = 0u64;
@@ -279,18 +272,18 @@ fn beam<'a, 'p>(
             }
         };
         // Phrases the game has not spelled yet, each a child of its own where the unit can
-        // spell it whole from some start; the words a parent missed, its children skip.
-        let mut missed: Vec<u64> = Vec::with_capacity(layer.len());
+        // spell it whole from some start, tried again at every unit: a word the falling unit
+        // cannot spell in one life (a turn where it has one orientation) is left to the next.
+        // (Retried every 8 units and skipped by a node's children once missed, the turn words
+        // of problem 8 waited for its one turning unit, 1 in 8, to fall at such a unit: seeds
+        // 2629, 14104 and 19012 at `-t 12 -c 1` spelled 10-13 of 18 phrases, 15-16 now.)
         for parent in &layer {
-            let mut skip = parent.missed;
-            if parent.game.locked() % FRESH_RETRY == 0 {
-                skip = 0;
-            }
+            let unit = parent.game.unit();
             let words: Vec<usize> = parent
                 .scribe
                 .unused_words(fresh_descents)
                 .into_iter()
-                .filter(|&w| w >= 64 || skip >> w & 1 == 0)
+                .filter(|&w| parent.scribe.unit_spells_word(w, unit))
                 .take(FRESH_WORDS)
                 .collect();
             for w in words {
@@ -304,13 +297,9 @@ fn beam<'a, 'p>(
                     board_term: 0.0,
                     rows: 0.0,
                     locks: parent.locks.clone(),
-                    missed: 0,
                 };
                 routed += 1;
                 let Some(locked) = child.scribe.route_word(&mut child.game, w, FRESH_UNITS) else {
-                    if w < 64 {
-                        skip |= 1 << w;
-                    }
                     continue;
                 };
                 // Each lock valued as the routed children's, on the board it locked on.
@@ -334,11 +323,9 @@ fn beam<'a, 'p>(
                 }
                 child.board_term = term;
                 child.rows = rows;
-                child.missed = skip;
                 child.value = value + term + (child.score() - parent.score()) as f64;
                 keep(child, &mut children, &mut seen, &mut finished);
             }
-            missed.push(skip);
         }
         for (value, i, pos, term, rows) in candidates {
             if deadline.expired() {
@@ -352,7 +339,6 @@ fn beam<'a, 'p>(
                 board_term: term,
                 rows,
                 locks: parent.locks.clone(),
-                missed: missed[i],
             };
             child.locks.push(pos);
             child.scribe.route(&mut child.game, pos, None, spells);
@@ -412,7 +398,6 @@ fn reroute<'a, 'p>(
         board_term: 0.0,
         rows: 0.0,
         locks: locks.to_vec(),
-        missed: 0,
     };
     let spells = node.scribe.can_spell();
     for (k, &lock) in locks.iter().enumerate() {

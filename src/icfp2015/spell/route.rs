@@ -312,6 +312,11 @@ impl<'p> Scribe<'p> {
         unused.into_iter().map(|(_, w)| w).collect()
     }
 
+    /// Whether `unit` can spell word `w` in one life (no turn where it has one orientation).
+    pub fn unit_spells_word(&self, w: usize, unit: &Unit) -> bool {
+        power::spells(&self.words[w].commands, &|p| unit.canonical_pos(p))
+    }
+
     /// Spells word `w` whole from the falling unit of `game` (just spawned), from the start
     /// the chain search finds for it locking at most `units` units (`chain::find_within`: a
     /// unit blocked mid-phrase locks and the next goes on), and locks the last: each lock with
@@ -731,6 +736,25 @@ mod tests {
 
     fn setup(id: usize) -> Setup {
         Setup::bundled(id)
+    }
+
+    /// A cell turning on itself repeats its position at a turn: it spells `ei!` but not
+    /// `r'lyeh`, which two cells turning about a pivot off them spell.
+    #[test]
+    fn a_unit_with_one_orientation_spells_no_turn() {
+        let phrases = PhraseSet::known();
+        let scribe = Scribe::new(&phrases);
+        let word = |text: &[u8]| {
+            (scribe.words.iter())
+                .position(|w| w.bytes == text)
+                .expect("a known phrase's word")
+        };
+        let (ei, rlyeh) = (word(b"ei!"), word(b"r'lyeh"));
+        let (cell, pair) = (&setup(1).units[0], &setup(10).units[0]);
+        assert_eq!(cell.distinct, 1);
+        assert!(scribe.unit_spells_word(ei, cell));
+        assert!(!scribe.unit_spells_word(rlyeh, cell));
+        assert!(scribe.unit_spells_word(rlyeh, pair));
     }
 
     /// Routing every unit to its deepest lock: each lands on exactly the chosen cells, the

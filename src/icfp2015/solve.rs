@@ -1457,7 +1457,8 @@ impl<'j> Opening<'j, 'j> {
 
 /// The weights of attempt `k` (`Weights::for_game`: `spells` where the routes spell phrases):
 /// the defaults (twice: without and with chains), then a stack-height term, then a line bonus,
-/// then random perturbations of the defaults; odd attempts do not hold single-row clears. The
+/// then random perturbations of the defaults; odd attempts, and every attempt of a game of
+/// single cells (`Weights::for_setup`), do not hold single-row clears. The
 /// drop weight stays whatever the phrases: without any, problem 18 scored 1,666 and 2,366
 /// with it at 0 against 6,636 at 4 (`play -t 10 -c 1`).
 //
@@ -1465,9 +1466,10 @@ impl<'j> Opening<'j, 'j> {
 // boards) from ~7,300 to ~6,300 and ~7,100 to ~6,350 (bench --per-problem 30 -c 2); off,
 // 17 scores 7,174 / 7,324 again (play -t 15 -c 1).
 fn attempt_weights(setup: &Setup, k: u32, spells: bool, rng: &mut Rng) -> Weights {
+    let game = Weights::for_game(setup, spells);
     let base = Weights {
-        hold_single: k.is_multiple_of(2),
-        ..Weights::for_game(setup, spells)
+        hold_single: game.hold_single && k.is_multiple_of(2),
+        ..game
     };
     if let Ok(Some(w)) = base.with_env() {
         return if k == 0 { w } else { w.perturbed(rng) };

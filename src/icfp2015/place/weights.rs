@@ -238,7 +238,10 @@ impl Weights {
     // 34,935 / 35,077; with resting too: 81,684 (all 1000 units) / 39,170 / 34,321 / 50,851 /
     // 36,524 / 37,011 (problem 24: 215,414, 12: 136,137, both as without).
     pub fn for_setup(setup: &Setup) -> Weights {
-        let w = Weights::default();
+        let w = Weights {
+            hold_single: multi_row_clears(setup),
+            ..Weights::default()
+        };
         if has_big_units(setup) {
             Weights {
                 ahead: if big_cell_share(setup) >= AHEAD_FROM_SHARE {
@@ -381,6 +384,14 @@ fn has_big_units(setup: &Setup) -> bool {
     big_units(setup).contains(&true)
 }
 
+/// Whether one lock can clear two rows at once: some unit has two cells (a turn puts a pair on
+/// two rows). With single cells only, holding back a single-row clear waits for a bonus that
+/// never comes while the board fills. Off there in every attempt (was: every other), 12 fresh
+/// single-cell games at `play -t 12 -c 1`: 138,884 -> 139,974 (`docs/icfp2015.md`, Part 51).
+fn multi_row_clears(setup: &Setup) -> bool {
+    setup.units.iter().any(|u| u.size > 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,6 +442,14 @@ mod tests {
         assert!(!has_big_units(&small));
         assert_eq!(Weights::for_setup(&small).ahead, 0.0);
         assert_eq!(Weights::for_setup(&small).rows, 0.0);
+    }
+
+    #[test]
+    fn single_cells_hold_back_no_single_row_clear() {
+        // Problem 1: 100 single cells, one row a lock at most; problem 0: units of 1-3 cells.
+        assert!(!Weights::for_setup(&Setup::bundled(1)).hold_single);
+        assert!(!Weights::for_game(&Setup::bundled(1), true).hold_single);
+        assert!(Weights::for_setup(&Setup::bundled(0)).hold_single);
     }
 
     #[test]

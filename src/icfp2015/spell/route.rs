@@ -88,12 +88,7 @@ impl<'p> Scribe<'p> {
     /// (`power::spells`), though the automaton still counts it.
     pub fn for_setup(phrases: &'p PhraseSet, setup: &Setup) -> Scribe<'p> {
         let mut words = words_of(phrases);
-        words.retain(|w| {
-            setup
-                .units
-                .iter()
-                .any(|u| power::spells(&w.commands, &|p| u.canonical_pos(p)))
-        });
+        words.retain(|w| setup.units.iter().any(|u| spells_word(w, u)));
         Scribe::with_words(phrases, words)
     }
 
@@ -314,7 +309,7 @@ impl<'p> Scribe<'p> {
 
     /// Whether `unit` can spell word `w` in one life (no turn where it has one orientation).
     pub fn unit_spells_word(&self, w: usize, unit: &Unit) -> bool {
-        power::spells(&self.words[w].commands, &|p| unit.canonical_pos(p))
+        spells_word(&self.words[w], unit)
     }
 
     /// Spells word `w` whole from the falling unit of `game` (just spawned), from the start
@@ -727,6 +722,11 @@ const SPAN_UNITS: u32 = 40;
 /// How many times the broad routes of the units left the time left must hold for the DP to
 /// search broad (see [`Scribe::pace`]); the same margin as the narrow DP's in `solve.rs`.
 const BROAD_MARGIN: f64 = 1.5;
+
+/// Whether `unit` can play `word` from one position without repeating a position.
+fn spells_word(word: &Word, unit: &Unit) -> bool {
+    power::spells(&word.commands, &|p| unit.canonical_pos(p))
+}
 
 #[cfg(test)]
 mod tests {

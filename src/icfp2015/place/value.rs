@@ -662,8 +662,8 @@ mod tests {
                 .map(|(_, fall)| fall)
                 .unwrap()
         };
-        let by_cells = best_fall(&Weights::for_game(&setup, false));
-        let by_pivot = best_fall(&Weights::for_game(&setup, true));
+        let by_cells = best_fall(&Weights::for_game(&setup, 0.0));
+        let by_pivot = best_fall(&Weights::for_game(&setup, 6.0));
         assert!(by_pivot > by_cells, "{by_pivot} <= {by_cells}");
     }
 

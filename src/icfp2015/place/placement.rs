@@ -9,6 +9,7 @@ use crate::core::hash::{FastMap, FastSet};
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::commands::Command;
 use crate::icfp2015::rules::game::{target, Game};
+use crate::icfp2015::rules::hex::Cell;
 use crate::icfp2015::rules::unit::{Pos, Unit};
 use std::collections::hash_map::Entry;
 
@@ -60,15 +61,29 @@ pub fn placements_from(board: &Board, unit: &Unit, start: Pos) -> Vec<Placement>
             locks.push((here, command));
         }
     }
-    // Positions with different pivots can still lock the same cells; keep the first.
-    let mut seen = FastSet::default();
-    locks.retain(|&(pos, _)| {
+    // Positions with different pivots can still lock the same cells; keep the one with the
+    // lowest pivot, then the first (as `deeper_or_nearer`), in BFS order.
+    let mut kept: FastMap<Vec<Cell>, usize> = FastMap::default();
+    for (i, &(pos, _)) in locks.iter().enumerate() {
         let mut cells = unit.cells(pos);
         cells.sort_by_key(|c| (c.y, c.x));
-        seen.insert(cells)
-    });
+        match kept.entry(cells) {
+            Entry::Vacant(slot) => {
+                slot.insert(i);
+            }
+            Entry::Occupied(mut slot) => {
+                if pos.y > locks[*slot.get()].0.y {
+                    slot.insert(i);
+                }
+            }
+        }
+    }
+    let keep: FastSet<usize> = kept.into_values().collect();
     locks
         .into_iter()
+        .enumerate()
+        .filter(|(i, _)| keep.contains(i))
+        .map(|(_, lock)| lock)
         .map(|(pos, command)| {
             let mut path = vec![command];
             let mut at = pos;
@@ -356,8 +371,9 @@ fn flood<W: FloodWord>(board: &Board, unit: &Unit, start: Pos, resting: bool) ->
         out
     };
     let mut locks = Vec::with_capacity((grid.len() / 8).clamp(16, 1024));
-    // Positions that lock the same cells: the one nearest the start is kept and the list is in
-    // that order, as in the BFS this replaced (measured: problem 20 scored 8,400-8,500 with the
+    // Positions that lock the same cells: the one with the lowest pivot is kept, then the one
+    // nearest the start (`deeper_or_nearer`), and the list is in the order of nearness, as in
+    // the BFS this replaced (measured: problem 20 scored 8,400-8,500 with the
     // BFS, 6,962-7,010 with row order and the first position of a cell set kept).
     // Keyed by the cells' first column and row and the number of their shape (`shape_ids`) in
     // one word: hashing the shape's rows and growing the map from 256 entries took ~12 % of a
@@ -484,7 +500,7 @@ fn flood<W: FloodWord>(board: &Board, unit: &Unit, start: Pos, resting: bool) ->
                     }
                     Entry::Occupied(slot) => {
                         let kept = &mut locks[*slot.get()];
-                        if moves(here) < moves(*kept) {
+                        if deeper_or_nearer(here, *kept, moves) {
                             *kept = here;
                         }
                     }
@@ -503,6 +519,14 @@ fn flood<W: FloodWord>(board: &Board, unit: &Unit, start: Pos, resting: bool) ->
         y += 1;
     }
     (by_moves(locks, moves), cut)
+}
+
+/// Of two positions that lock the same cells, whether `here` is kept over `kept`: the one whose
+/// pivot lies lower (its route falls more rows, where phrases are spelled: a cell turning about
+/// a pivot 4 cells away locks the same cell with the pivot 4 rows above, level or 4 below),
+/// then the one nearer the start.
+fn deeper_or_nearer(here: Pos, kept: Pos, moves: impl Fn(Pos) -> i32) -> bool {
+    here.y > kept.y || (here.y == kept.y && moves(here) < moves(kept))
 }
 
 /// Per orientation and pivot-row parity, a number of the unit's shape there: equal where
@@ -620,8 +644,8 @@ mod tests {
             out
         };
         let mut locks = Vec::new();
-        // Positions that lock the same cells: the one nearest the start is kept and the list is in
-        // that order, as in the BFS this replaced (measured: problem 20 scored 8,400-8,500 with the
+        // Positions that lock the same cells: as `deeper_or_nearer`, and the list in the order
+        // of nearness, as in the BFS this replaced (measured: problem 20 scored 8,400-8,500 with the
         // BFS, 6,962-7,010 with row order and the first position of a cell set kept).
         // Keyed by the cells' first column and row and the number of their shape (`shape_ids`) in
         // one word: hashing the shape's rows and growing the map from 256 entries took ~12 % of a
@@ -701,7 +725,7 @@ mod tests {
                         }
                         Entry::Occupied(slot) => {
                             let kept = &mut locks[*slot.get()];
-                            if moves(here) < moves(*kept) {
+                            if deeper_or_nearer(here, *kept, moves) {
                                 *kept = here;
                             }
                         }
@@ -771,6 +795,32 @@ mod tests {
                 for &c in &deepest.path {
                     game.step(c);
                 }
+            }
+        }
+    }
+
+    /// Problem 12's single cell turns about a pivot 4 cells east: the same cell locks with the
+    /// pivot 4 rows above, level or 4 rows below, and the lowest is kept (the longest fall).
+    #[test]
+    fn same_cells_keep_the_lowest_pivot() {
+        let setup = setup(12);
+        let unit = &setup.units[0];
+        assert_eq!(unit.size, 1);
+        let floor = setup.height() as i32 - 1;
+        let cell_row = |pos: Pos| unit.cells(pos)[0].y;
+        let flood = lock_positions_where(&setup.start, unit, unit.spawn, false);
+        let bfs: Vec<Pos> = placements_from(&setup.start, unit, unit.spawn)
+            .into_iter()
+            .map(|p| p.pos)
+            .collect();
+        for locks in [flood, bfs] {
+            let on_floor: Vec<Pos> = locks
+                .into_iter()
+                .filter(|&p| cell_row(p) == floor)
+                .collect();
+            assert_eq!(on_floor.len(), setup.width(), "one lock per floor cell");
+            for pos in on_floor {
+                assert_eq!(pos.y, floor + 4, "{pos:?}");
             }
         }
     }

@@ -642,10 +642,11 @@ mod tests {
     }
 
     #[test]
-    fn a_spelling_games_best_lock_lets_the_pivot_fall_further() {
-        // Problem 20's first unit (two cells 5 rows above its pivot) on the empty board: by its
-        // top cell's row the best lock turns the cells below the pivot; by the pivot's fall it
-        // keeps them above, and the pivot falls further.
+    fn a_spelling_games_best_lock_lets_the_pivot_fall_furthest() {
+        // Problem 20's first unit (two cells 5 rows above its pivot) on the empty board: by the
+        // pivot's fall the best lock is one whose pivot falls furthest of all (each set of cells
+        // keeps its lowest pivot, `lock_positions_where`), and by the top cell's row none falls
+        // further.
         let setup = Setup::bundled(20);
         let game = Game::new(&setup, setup.problem.source_seeds[0]);
         let unit = game.unit();
@@ -664,7 +665,13 @@ mod tests {
         };
         let by_cells = best_fall(&Weights::for_game(&setup, 0.0));
         let by_pivot = best_fall(&Weights::for_game(&setup, 6.0));
-        assert!(by_pivot > by_cells, "{by_pivot} <= {by_cells}");
+        let furthest = lock_positions_where(&setup.start, unit, unit.spawn, false)
+            .into_iter()
+            .map(|pos| pos.y - unit.spawn.y)
+            .max()
+            .unwrap();
+        assert_eq!(by_pivot, furthest);
+        assert!(by_cells <= by_pivot, "{by_cells} > {by_pivot}");
     }
 
     #[test]

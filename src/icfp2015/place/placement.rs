@@ -72,7 +72,8 @@ pub fn placements_from(board: &Board, unit: &Unit, start: Pos) -> Vec<Placement>
                 slot.insert(i);
             }
             Entry::Occupied(mut slot) => {
-                if pos.y > locks[*slot.get()].0.y {
+                // Equal nearness: the BFS order already has the nearer first.
+                if deeper_or_nearer(pos, locks[*slot.get()].0, |_| 0) {
                     slot.insert(i);
                 }
             }

@@ -258,7 +258,8 @@ fn played_units(job: &Job, most: usize) -> Option<usize> {
     let length = setup.problem.source_length;
     let game = Game::new(setup, job.seed);
     let first = &game.order()[..length.min((most as f64 / PLAYED_MARGIN) as usize + 1)];
-    let weights = Weights::for_game(setup, power_per_row(job.phrases, setup));
+    let spells = power_per_row(job.phrases, setup) > 0.0;
+    let weights = Weights::for_game(setup, spells);
     let now = Deadline::after(Duration::ZERO);
     let started = Instant::now();
     let mut locks = plan(setup, &setup.start, first, &weights, &now, first.len(), &[]);
@@ -511,7 +512,7 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
         return solve_bands(job, first, &mut rng);
     }
     let mut attempts = variant;
-    let mut weights = attempt_weights(setup, attempts, power, &mut rng);
+    let mut weights = attempt_weights(setup, attempts, power > 0.0, &mut rng);
     let chains = chains_of(attempts, &mut rng);
     let opening = Opening::new(job, chains);
     let order = opening.order();
@@ -729,7 +730,7 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
             break;
         }
         attempts += 1;
-        weights = attempt_weights(setup, attempts, power, &mut rng);
+        weights = attempt_weights(setup, attempts, power > 0.0, &mut rng);
         let opening = Opening::new(job, chains_of(attempts, &mut rng));
         let order = opening.order();
         let start = opening.game.board();
@@ -1454,18 +1455,18 @@ impl<'j> Opening<'j, 'j> {
     }
 }
 
-/// The weights of attempt `k` (`Weights::for_game` with the `power` a row of fall can spell):
+/// The weights of attempt `k` (`Weights::for_game`: `spells` where the routes spell phrases):
 /// the defaults (twice: without and with chains), then a stack-height term, then a line bonus,
 /// then random perturbations of the defaults; odd attempts, and every attempt of a game of
 /// single cells (`Weights::for_setup`), do not hold single-row clears. The
-/// drop weight keeps its default without phrases: at 0, problem 18 scored 1,666 and 2,366
-/// against 6,636 at 4 (`play -t 10 -c 1`).
+/// drop weight stays whatever the phrases: without any, problem 18 scored 1,666 and 2,366
+/// with it at 0 against 6,636 at 4 (`play -t 10 -c 1`).
 //
 // hold_single on every attempt lowered problems 17 and 19 (one-cell units on half-filled
 // boards) from ~7,300 to ~6,300 and ~7,100 to ~6,350 (bench --per-problem 30 -c 2); off,
 // 17 scores 7,174 / 7,324 again (play -t 15 -c 1).
-fn attempt_weights(setup: &Setup, k: u32, power: f64, rng: &mut Rng) -> Weights {
-    let game = Weights::for_game(setup, power);
+fn attempt_weights(setup: &Setup, k: u32, spells: bool, rng: &mut Rng) -> Weights {
+    let game = Weights::for_game(setup, spells);
     let base = Weights {
         hold_single: game.hold_single && k.is_multiple_of(2),
         ..game

@@ -663,8 +663,8 @@ mod tests {
                 .map(|(_, fall)| fall)
                 .unwrap()
         };
-        let by_cells = best_fall(&Weights::for_game(&setup, 0.0));
-        let by_pivot = best_fall(&Weights::for_game(&setup, 6.0));
+        let by_cells = best_fall(&Weights::for_game(&setup, false));
+        let by_pivot = best_fall(&Weights::for_game(&setup, true));
         let furthest = lock_positions_where(&setup.start, unit, unit.spawn, false)
             .into_iter()
             .map(|pos| pos.y - unit.spawn.y)

@@ -135,18 +135,6 @@ fn board_fills(setup: &Setup) -> f64 {
     mean * setup.problem.source_length as f64 / cells
 }
 
-/// How many times over the game's units fill its board (`board_fills`) at most where, with big
-/// units among small ones, a spelling game values a row of fall at its power on top of `drop`
-/// (`Weights::for_game`). Measured (docs/icfp2015.md, Part 52), `play -t 12 -c 1
-/// --known-phrases`, d1d853e against the power on top of every big-unit game: 12 fresh games of
-/// far-pivot single cells among hollow rings (0.3-2.4 fills) and 3 seeds of problem 12 (0.97),
-/// 235,394 -> 243,686; 7 fresh big-among-small games, 1.1-2.2 fills +1,400 net, but b6107 (3.5
-/// fills, dying at 379 of 450 units) 31,840 -> 20,724 (236 units), and problem 18 (3.5 fills,
-/// `bench --only 18 --time 30 -c 2`, four runs each) a mean of 91.6 k -> 77.8 k. Without big
-/// units it did not pay: `bench --generated --time 10 -c 2`, random-2 11,780 -> ~11,260 and
-/// long-46-shapes 364 k -> 254 k (means of two and five runs).
-const SPELL_FILLS: f64 = 2.0;
-
 /// The share of the cells in big units (`big_cell_share`) from which the look-ahead weighs
 /// (`ahead` 1, else 0): where big units carry most of the cells, the game ends when one cannot
 /// spawn; where they are a few units barely twice the mean, the pockets the look-ahead keeps
@@ -278,29 +266,19 @@ impl Weights {
         }
     }
 
-    /// [`Weights::for_setup`] for a game whose routes spell `power_per_row` points a row of
-    /// fall at best (`spell::power::power_per_row`; 0 without phrases). Without big units the
-    /// lock is valued by the rows its pivot falls (`fall` = `drop`). With big units among small
-    /// ones, where the game lasts (its cells fill the board at most `SPELL_FILLS` times), a
-    /// row of the pivot's fall is also worth that power on top of the default `drop`: there the
-    /// board terms (`rows`, the look-ahead) outweigh a row at 4, and the small units' pivots
-    /// fall short. Where survival decides, the big-unit weights stay as they are.
+    /// [`Weights::for_setup`] for a game whose routes spell phrases (`spells`): where no big
+    /// units make survival the game, the lock is valued by the rows its pivot falls (`fall` =
+    /// `drop`). Problem 20 (2-3-cell units whose pivots sit 5-6 rows below them), `play -t 10
+    /// -c 2 --known-phrases`: 4.1 -> 7.0 rows fallen a unit, 9,536 -> 10,810.
     //
-    // fall = drop: problem 20 (2-3-cell units whose pivots sit 5-6 rows below them), `play -t
-    // 10 -c 2 --known-phrases`: 4.1 -> 7.0 rows fallen a unit, 9,536 -> 10,810.
-    pub fn for_game(setup: &Setup, power_per_row: f64) -> Weights {
+    // Not the phrases' power a row on top of `drop` (= `fall`) in big-unit games that last
+    // (docs/icfp2015.md, Part 52): +3.5 % on problem 12's kind while the lock lists kept the
+    // highest of a cell set's pivots, -0.9 % once they kept the lowest (`play -t 12 -c 1`, 11
+    // games, drop = fall 10.4 / 4 / drop 4 alone: 242,782 / 244,905 / 244,868).
+    pub fn for_game(setup: &Setup, spells: bool) -> Weights {
         let w = Weights::for_setup(setup);
-        if power_per_row <= 0.0 {
-            w
-        } else if !has_big_units(setup) {
+        if spells && !has_big_units(setup) {
             Weights { fall: w.drop, ..w }
-        } else if board_fills(setup) <= SPELL_FILLS {
-            let drop = w.drop + power_per_row;
-            Weights {
-                drop,
-                fall: drop,
-                ..w
-            }
         } else {
             w
         }
@@ -475,22 +453,18 @@ mod tests {
     fn single_cells_hold_back_no_single_row_clear() {
         // Problem 1: 100 single cells, one row a lock at most; problem 0: units of 1-3 cells.
         assert!(!Weights::for_setup(&Setup::bundled(1)).hold_single);
-        assert!(!Weights::for_game(&Setup::bundled(1), 6.0).hold_single);
+        assert!(!Weights::for_game(&Setup::bundled(1), true).hold_single);
         assert!(Weights::for_setup(&Setup::bundled(0)).hold_single);
     }
 
     #[test]
-    fn spelling_games_value_the_pivots_fall_and_with_big_units_its_power() {
+    fn spelling_games_value_the_pivots_fall_unless_big_units_decide() {
         let twenty = Setup::bundled(20);
-        let drop = Weights::default().drop;
-        let spelling = Weights::for_game(&twenty, 6.0);
-        assert_eq!((spelling.fall, spelling.drop), (drop, drop));
-        let plain = Weights::for_game(&twenty, 0.0);
-        assert_eq!((plain.fall, plain.drop), (0.0, drop));
-        // Big units among small ones: a row of fall is worth its power on top.
-        let twelve = Weights::for_game(&Setup::bundled(12), 6.0);
-        assert_eq!((twelve.fall, twelve.drop), (drop + 6.0, drop + 6.0));
-        let plain = Weights::for_game(&Setup::bundled(12), 0.0);
-        assert_eq!((plain.fall, plain.drop), (0.0, drop));
+        assert_eq!(
+            Weights::for_game(&twenty, true).fall,
+            Weights::default().drop
+        );
+        assert_eq!(Weights::for_game(&twenty, false).fall, 0.0);
+        assert_eq!(Weights::for_game(&Setup::bundled(18), true).fall, 0.0);
     }
 }

@@ -525,7 +525,7 @@ mod tests {
         for id in [20, 8] {
             let setup = Setup::bundled(id);
             let seed = setup.problem.source_seeds[0];
-            let weights = Weights::for_game(&setup, 6.0);
+            let weights = Weights::for_game(&setup, true);
             let plan = plan_of(&setup, seed, &weights);
             for (s, phrases) in sets.iter().enumerate() {
                 let guided = routed_alone(&setup, seed, phrases, &plan);

@@ -646,8 +646,8 @@ mod tests {
         };
         let mut locks = Vec::new();
         // Positions that lock the same cells: as `deeper_or_nearer`, and the list in the order
-        // of nearness, as in the BFS this replaced (measured: problem 20 scored 8,400-8,500 with the
-        // BFS, 6,962-7,010 with row order and the first position of a cell set kept).
+        // of nearness, as in the BFS this replaced (measured: problem 20 scored 8,400-8,500
+        // with the BFS, 6,962-7,010 with row order and the first position of a cell set kept).
         // Keyed by the cells' first column and row and the number of their shape (`shape_ids`) in
         // one word: hashing the shape's rows and growing the map from 256 entries took ~12 % of a
         // 30 x 60 beam's instructions (callgrind, g1606 width 8: ~790 locks a call).

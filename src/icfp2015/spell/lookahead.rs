@@ -12,8 +12,9 @@
 // runs whole games at growing (width, locks) while the time left holds the next one at the
 // measured cost of a route; the best finished game is the answer, re-scored by the evaluator.
 // Each node also tries the phrases its game has not spelled that its falling unit can spell in
-// one life (most points first, up to `FRESH_WORDS`): the unit spells one whole from a start the chain search finds, letting a
-// blocked unit lock mid-phrase and the next go on (up to `FRESH_UNITS`), as a child of its own:
+// one life (most points first, up to `FRESH_WORDS`): the unit spells one whole from a start
+// the chain search finds, letting a blocked unit lock mid-phrase and the next go on (up to
+// `FRESH_UNITS`), as a child of its own:
 // a first use is worth 300 + 2 x its length, and the plan's locks rarely leave room for the
 // longer ones (problem 10, Part 34).
 

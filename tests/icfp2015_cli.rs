@@ -54,6 +54,7 @@ fn show(seed: u64, step: Option<usize>, svg: Option<PathBuf>) -> Icfp2015Command
         delay: 0,
         svg,
         no_color: true,
+        locks: false,
         phrases: PhraseArgs::default(),
     }
 }
@@ -67,6 +68,45 @@ fn bad(result: Result<String, CliError>) -> String {
 
 fn sample() -> Vec<u8> {
     std::fs::read(data("sample_problem6_seed0.txt")).unwrap()
+}
+
+#[test]
+fn show_locks_lists_every_lock_of_the_sample() {
+    let Icfp2015Command::Show {
+        file,
+        seed,
+        solutions,
+        delay,
+        no_color,
+        phrases,
+        ..
+    } = show(0, None, None)
+    else {
+        unreachable!()
+    };
+    let locks = Icfp2015Command::Show {
+        file,
+        seed,
+        solutions,
+        step: None,
+        animate: false,
+        delay,
+        svg: None,
+        no_color,
+        locks: true,
+        phrases,
+    };
+    let out = run(locks, &sample()).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    // The header, the column names, a line per lock, their totals, the evaluator's line.
+    assert!(lines[0].contains("148/150 units locked"), "{}", lines[0]);
+    assert_eq!(lines.len(), 2 + 148 + 2, "{out}");
+    // The commands of all locks are the evaluator's moves: the sample ends on a lock.
+    let totals = lines[150];
+    assert!(totals.starts_with("148 locks: "), "{totals}");
+    assert!(totals.contains(" 1180 commands "), "{totals}");
+    assert!(totals.ends_with("power 0, lines 29"), "{totals}");
+    assert_eq!(lines[151], "evaluator: moves 1180, no error, score 3261");
 }
 
 #[test]
@@ -243,6 +283,7 @@ fn show_prints_a_step_and_animates() {
         delay: 0,
         svg: None,
         no_color: false,
+        locks: false,
         phrases: PhraseArgs::default(),
     };
     let frames = run(animate, b"iiiim").unwrap();
@@ -311,6 +352,7 @@ fn svg_of_a_step_is_well_formed() {
         delay: 0,
         svg: Some(path.clone()),
         no_color: true,
+        locks: false,
         phrases: PhraseArgs::default(),
     };
     run(big, b"R'lyeh").unwrap();

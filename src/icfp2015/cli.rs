@@ -9,7 +9,7 @@ use super::rules::commands::first_invalid;
 use super::rules::game::{evaluate, Evaluation, Setup};
 use super::rules::phrases::PhraseSet;
 use super::rules::problem::{Problem, Solution};
-use super::show::Replay;
+use super::show::{LockRow, Replay};
 use crate::core::report::{Record, Report};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -106,6 +106,10 @@ pub enum Icfp2015Command {
         /// Plain characters instead of ANSI colours.
         #[arg(long)]
         no_color: bool,
+        /// A line per lock instead of the board: the unit, where its pivot locked and how far
+        /// it fell, the commands and power points of its route, the rows cleared, the stack.
+        #[arg(long, conflicts_with_all = ["step", "animate", "svg"])]
+        locks: bool,
         #[command(flatten)]
         phrases: PhraseArgs,
     },
@@ -463,6 +467,7 @@ pub fn run_with(
             delay,
             svg,
             no_color,
+            locks,
             phrases,
         } => {
             let phrases = phrase_set(&phrases)?;
@@ -478,6 +483,7 @@ pub fn run_with(
                 delay: Duration::from_millis(delay),
                 svg,
                 color: !no_color,
+                locks,
             };
             show(setup, seed, &text, &phrases, &options, out)
         }
@@ -766,6 +772,8 @@ pub struct ShowOptions {
     pub delay: Duration,
     pub svg: Option<PathBuf>,
     pub color: bool,
+    /// A table of the locks instead of a board.
+    pub locks: bool,
 }
 
 /// Replays `text` and draws the requested step(s) on `out` or into an SVG file.
@@ -795,6 +803,9 @@ pub fn show(
         )
     };
     let w = |r: std::io::Result<()>| r.map_err(write_err);
+    if options.locks {
+        return w(write_locks(&mut replay, &final_line, out));
+    }
     if options.animate {
         loop {
             w(write!(out, "\x1b[H\x1b[2J{}", replay.ansi(options.color)))?;
@@ -826,6 +837,46 @@ pub fn show(
             w(writeln!(out, "{final_line}"))
         }
     }
+}
+
+/// `show --locks`: the replay's header, a line per lock, their totals and the evaluator's line.
+fn write_locks(replay: &mut Replay, final_line: &str, out: &mut dyn Write) -> std::io::Result<()> {
+    let rows = replay.locks();
+    writeln!(out, "{}", replay.header()[0])?;
+    writeln!(
+        out,
+        "{:>5} {:>5} {:>4} {:>11} {:>5} {:>8} {:>6} {:>5} {:>5} {:>6}",
+        "lock", "unit", "size", "pivot", "fell", "commands", "power", "lines", "stack", "filled"
+    )?;
+    for (k, row) in rows.iter().enumerate() {
+        writeln!(
+            out,
+            "{k:>5} {:>5} {:>4} {:>11} {:>5} {:>8} {:>6} {:>5} {:>5} {:>6}",
+            row.unit,
+            row.size,
+            format!("({}, {})", row.pivot.x, row.pivot.y),
+            row.fell,
+            row.commands,
+            row.power,
+            row.lines,
+            row.stack,
+            row.filled
+        )?;
+    }
+    let sum = |f: fn(&LockRow) -> u64| rows.iter().map(f).sum::<u64>();
+    let fell = rows.iter().map(|r| i64::from(r.fell)).sum::<i64>();
+    let commands = sum(|r| r.commands as u64);
+    writeln!(
+        out,
+        "{} locks: pivots fell {fell} rows ({:.1} a lock), {commands} commands ({:.2} a row \
+         fallen), power {}, lines {}",
+        rows.len(),
+        fell as f64 / rows.len().max(1) as f64,
+        commands as f64 / fell.max(1) as f64,
+        sum(|r| r.power),
+        sum(|r| u64::from(r.lines))
+    )?;
+    writeln!(out, "{final_line}")
 }
 
 #[cfg(test)]

@@ -73,17 +73,76 @@ impl<'a> Replay<'a> {
 
     /// Applies the next command; false when there is none or the replay stopped on an error.
     pub fn advance(&mut self) -> bool {
+        self.next_outcome().is_some()
+    }
+
+    /// Applies the next command and says what it did; `None` when there is none or the replay
+    /// stopped on an error.
+    fn next_outcome(&mut self) -> Option<Outcome> {
         if self.error.is_some() || self.applied == self.commands.len() {
-            return false;
+            return None;
         }
         let (command, _) = self.commands[self.applied];
         self.applied += 1;
-        if self.game.step(command) == Outcome::AfterEnd {
+        let outcome = self.game.step(command);
+        if outcome == Outcome::AfterEnd {
             self.error = Some(EvalError::CommandAfterEnd);
         } else if let Status::Repeated(c) = self.game.status() {
             self.error = Some(EvalError::CommandCausedError(c));
         }
-        true
+        Some(outcome)
+    }
+
+    /// Replays the rest of the solution and describes each lock: where the time of a route
+    /// went (how far the pivot fell, what it spelled) and what the board became.
+    pub fn locks(&mut self) -> Vec<LockRow> {
+        let mut rows = Vec::new();
+        let mut state = PhraseSet::START;
+        let mut used = vec![false; self.phrases.len()];
+        // Text read into the phrase automaton so far, and the current unit's tallies.
+        let mut read = match self.applied {
+            0 => 0,
+            n => self.commands[n - 1].1,
+        };
+        let (mut commands, mut power) = (0usize, 0u64);
+        let mut spawn_y = self.game.pos().y;
+        while !self.game.is_over() {
+            let unit = self.game.unit_index();
+            let pivot = self.game.pos();
+            let Some(outcome) = self.next_outcome() else {
+                break;
+            };
+            commands += 1;
+            let end = self.commands[self.applied - 1].1;
+            for &b in &self.text.as_bytes()[read..end] {
+                state = self.phrases.advance(state, b.to_ascii_lowercase());
+                for &p in self.phrases.ends_at(state) {
+                    power += 2 * self.phrases.phrase_len(p as usize) as u64;
+                    if !std::mem::replace(&mut used[p as usize], true) {
+                        power += 300;
+                    }
+                }
+            }
+            read = end;
+            if let Outcome::Locked { lines } = outcome {
+                let board = self.game.board();
+                let top = board.rows().iter().position(|&r| r != 0);
+                rows.push(LockRow {
+                    unit,
+                    size: self.game.setup().units[unit].size,
+                    pivot: Cell::new(pivot.x, pivot.y),
+                    fell: pivot.y - spawn_y,
+                    commands,
+                    power,
+                    lines,
+                    stack: top.map_or(0, |t| board.height() - t),
+                    filled: board.count(),
+                });
+                (commands, power) = (0, 0);
+                spawn_y = self.game.pos().y;
+            }
+        }
+        rows
     }
 
     /// Advances until `step` commands are applied or the replay stops.
@@ -275,6 +334,28 @@ impl<'a> Replay<'a> {
     }
 }
 
+/// One lock of a replay (`Replay::locks`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LockRow {
+    /// The unit's index into the problem's units, and its cells.
+    pub unit: usize,
+    pub size: u32,
+    /// Where the pivot was when the unit locked.
+    pub pivot: Cell,
+    /// Rows the pivot fell from its spawn.
+    pub fell: i32,
+    /// Commands from the spawn to the lock, the locking one included.
+    pub commands: usize,
+    /// Power points of the phrases that end within those commands' characters (each phrase's
+    /// +300 at its first occurrence).
+    pub power: u64,
+    /// Rows the lock cleared.
+    pub lines: u32,
+    /// Rows from the highest filled cell to the floor, and filled cells, after the lock.
+    pub stack: usize,
+    pub filled: usize,
+}
+
 /// `text` with the XML special characters escaped.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -317,6 +398,32 @@ mod tests {
         assert!(text.contains("score 306 = moves 0 + power 306"), "{text}");
         assert!(replay.ansi(true).contains("\x1b["));
         assert!(!replay.advance());
+    }
+
+    #[test]
+    fn each_lock_has_its_fall_route_and_board() {
+        // The bar falls two rows down the east side and locks against the floor; the second
+        // spells "Ei!" (+300 and 6), falls one row and locks on the pre-filled cell.
+        let setup = Setup::new(Problem::parse(BAR.as_bytes(), "t").unwrap());
+        let phrases = PhraseSet::known();
+        let mut replay = Replay::new(&setup, 0, "lllEi!a", &phrases).unwrap();
+        let lock = |pivot: (i32, i32), fell, commands, power, stack, filled| LockRow {
+            unit: 0,
+            size: 3,
+            pivot: Cell::new(pivot.0, pivot.1),
+            fell,
+            commands,
+            power,
+            lines: 0,
+            stack,
+            filled,
+        };
+        assert_eq!(
+            replay.locks(),
+            vec![lock((3, 2), 2, 3, 0, 1, 4), lock((1, 1), 1, 4, 306, 2, 7)]
+        );
+        assert!(replay.game().is_over());
+        assert_eq!(replay.power_so_far(), 306);
     }
 
     #[test]

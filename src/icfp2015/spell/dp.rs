@@ -36,7 +36,8 @@ const BROAD_ENTRIES: usize = 1 << 20;
 /// unit has turned in its current column. Mode = 2 * direction + turned.
 const MODES: usize = 6;
 
-/// Columns the DP may go beyond the pivots of the spawn and the lock.
+/// Columns the DP may go beyond the pivots of the spawn and the lock, on boards wider than
+/// `WIDE`.
 const CORRIDOR: i32 = 4;
 
 /// No entry / no back link / an unreachable distance.
@@ -199,11 +200,18 @@ impl Planner {
         }
         // Sideways moves cost no rows, so a route seldom needs to stray from the columns
         // between its ends; the corridor bounds the work on wide boards. When the way to the
-        // lock leads around an obstacle, the whole width.
-        // Up to `WIDE` columns the narrow route keeps `K` states already and its corridor
-        // covers most of the board: broad there gained 0.2 % on one plan of a 13 x 15 game
-        // (random-5, 364 units x 3 seeds) for 25 % more route time, and the games' scores
-        // fell ~1 % (`bench --generated --only 1004 --time 5 -c 2`, three pairs).
+        // lock leads around an obstacle, the whole width. Boards up to `WIDE` columns take
+        // the whole width at once: a chain of phrases drifts half a column a row (`ia! ia!`
+        // overlapping, 14 points in 3 rows), and a single cell falling 14 rows to the east
+        // side of problem 1 had to start beyond the corridor. `bench --time 30 -c 2` on the
+        // 19 narrow qualifiers 275,961 -> 276,026 (1 +138, 23 +116, 16 +74, 19 +52, 9 -387);
+        // 12 fresh single-cell games (`play -t 10 -c 1`) 146,132 -> 147,238, 19 other narrow
+        // ones 472,768 -> 471,004 (v6205 alone +-1,370 between runs; the generated narrow
+        // games 1004 and 1005 +136 and +280 with the known phrases).
+        // So the broad route is for wider boards only. (While the corridor still bounded the
+        // narrow route, broad gained 0.2 % on one plan of a 13 x 15 game (random-5, 364 units
+        // x 3 seeds) for 25 % more route time, and the games' scores fell ~1 % (`bench
+        // --generated --only 1004 --time 5 -c 2`, three pairs).)
         if request.broad && request.board.width() > WIDE as usize {
             let rows = (request.goal.y - request.start.y + 1).max(1) as usize;
             let per_state = rows * request.board.width() * 6 * MODES;
@@ -214,9 +222,15 @@ impl Planner {
                 }
             }
         }
-        [CORRIDOR, i32::MAX / 4]
-            .into_iter()
-            .find_map(|margin| self.route_within(request, margin, None))
+        let whole = i32::MAX / 4;
+        let margins: &[i32] = if request.board.width() > WIDE as usize {
+            &[CORRIDOR, whole]
+        } else {
+            &[whole]
+        };
+        margins
+            .iter()
+            .find_map(|&margin| self.route_within(request, margin, None))
     }
 
     /// [`Self::route`] with the pivot at most `margin` columns beyond the spawn's and the

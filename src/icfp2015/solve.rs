@@ -634,15 +634,14 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
             first_routes.spelled_time.as_secs_f64() * 1e3 / f64::from(first_routes.spelled.max(1))
         )
     });
-    // A medium game whose first routed game leaves phrases unspelled that one or two units
-    // could spell: the look-ahead, whose children try them whole (a first use is worth 300 +
-    // 2 x its length), gets half the time left now, not what the attempts leave
-    // (`docs/icfp2015.md`, Part 34).
-    if look_ahead
-        && !long
-        && power > 0.0
-        && lookahead::unspelled(setup, seed, phrases, &best.commands) > 0
-    {
+    // A medium game that spells: the look-ahead, guided by the first routed game, gets half the
+    // time left now, not what the attempts leave. First only where that game left phrases
+    // unspelled that one or two units could spell (its children try them whole, Part 34);
+    // since its routes take the whole width of a narrow board (`spell::dp`), on every one:
+    // `play -t 30 -c 1 --known-phrases` 17 7,616 -> 7,742, 19 7,388 -> 7,494, 1 6,114 ->
+    // 6,120; `-t 10 -c 1` 32 fresh games 689,023 -> 690,684 (18 up, 3 down) and Part 29's
+    // medium games 2801-2812 known 275,111 -> 277,051, moves 269,858 -> 269,582 (Part 53).
+    if look_ahead && !long && power > 0.0 {
         let half = Deadline::after(deadline.remaining() / 2);
         let guide = lookahead::locks_of(setup, seed, &best.commands);
         if let Some(found) = lookahead::search(setup, seed, phrases, &weights, &guide, &half) {

@@ -28,6 +28,7 @@ use crate::icfp2015::rules::commands::{decode_char, Symbol};
 use crate::icfp2015::rules::game::{evaluate, Game, Outcome, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
+use crate::icfp2015::spell::dp::RouteTable;
 use crate::icfp2015::spell::route::{Lock, Scribe};
 use std::time::{Duration, Instant};
 
@@ -97,15 +98,6 @@ impl Node<'_, '_> {
     fn score(&self) -> u64 {
         self.game.move_score() + self.scribe.power_score()
     }
-}
-
-/// How many phrases the game `commands` never spelled that its units might spell whole in
-/// [`FRESH_UNITS`] units (what the search's children try): where it may find first uses.
-pub fn unspelled(setup: &Setup, seed: u32, phrases: &PhraseSet, commands: &str) -> usize {
-    let mut scribe = Scribe::for_setup(phrases, setup);
-    let mut game = Game::new(setup, seed);
-    scribe.replay(&mut game, commands);
-    scribe.unused_words(fresh_descents(setup)).len()
 }
 
 /// The most rows of descent a phrase tried whole may need: the board's rows a unit.
@@ -215,6 +207,8 @@ fn beam<'a, 'p>(
     let mut finished: Option<Node> = None;
     let mut routed = 0u64;
     let mut scratch = setup.start.clone();
+    // One DP table for every child's route (each child's scribe is a copy).
+    let mut table = RouteTable::default();
     let on_guide = |n: &Node| {
         guide.len() >= n.locks.len()
             && n.locks.iter().zip(guide).enumerate().all(|(k, (a, b))| {
@@ -300,7 +294,10 @@ fn beam<'a, 'p>(
                     locks: parent.locks.clone(),
                 };
                 routed += 1;
-                let Some(locked) = child.scribe.route_word(&mut child.game, w, FRESH_UNITS) else {
+                child.scribe.swap_dp_table(&mut table);
+                let locked = child.scribe.route_word(&mut child.game, w, FRESH_UNITS);
+                child.scribe.swap_dp_table(&mut table);
+                let Some(locked) = locked else {
                     continue;
                 };
                 // Each lock valued as the routed children's, on the board it locked on.
@@ -342,7 +339,9 @@ fn beam<'a, 'p>(
                 locks: parent.locks.clone(),
             };
             child.locks.push(pos);
+            child.scribe.swap_dp_table(&mut table);
             child.scribe.route(&mut child.game, pos, None, spells);
+            child.scribe.swap_dp_table(&mut table);
             routed += 1;
             child.value = parent.value - parent.board_term
                 + value

@@ -15,7 +15,7 @@
 // the greedy alone 66,366, with the DP 106,058; the greedy still wins where a phrase is new.
 
 use super::chain;
-use super::dp::{Planner, Request};
+use super::dp::{Planner, Request, RouteTable};
 use super::power;
 use super::reach::{bfs, direct_path, distances_to, UNREACHED};
 use super::span;
@@ -310,6 +310,12 @@ impl<'p> Scribe<'p> {
     /// Whether `unit` can spell word `w` in one life (no turn where it has one orientation).
     pub fn unit_spells_word(&self, w: usize, unit: &Unit) -> bool {
         spells_word(&self.words[w], unit)
+    }
+
+    /// Exchanges the DP's route table with `table`: a scribe copied per child routes with one
+    /// shared table instead of keeping its own (`dp::RouteTable`).
+    pub fn swap_dp_table(&mut self, table: &mut RouteTable) {
+        self.planner.swap_table(table);
     }
 
     /// Spells word `w` whole from the falling unit of `game` (just spawned), from the start

@@ -100,10 +100,7 @@ impl<'a> Replay<'a> {
         let mut state = PhraseSet::START;
         let mut used = vec![false; self.phrases.len()];
         // Text read into the phrase automaton so far, and the current unit's tallies.
-        let mut read = match self.applied {
-            0 => 0,
-            n => self.commands[n - 1].1,
-        };
+        let mut read = self.applied_end();
         let (mut commands, mut power) = (0usize, 0u64);
         let mut spawn_y = self.game.pos().y;
         while !self.game.is_over() {
@@ -113,7 +110,7 @@ impl<'a> Replay<'a> {
                 break;
             };
             commands += 1;
-            let end = self.commands[self.applied - 1].1;
+            let end = self.applied_end();
             for &b in &self.text.as_bytes()[read..end] {
                 state = self.phrases.advance(state, b.to_ascii_lowercase());
                 for &p in self.phrases.ends_at(state) {
@@ -150,14 +147,18 @@ impl<'a> Replay<'a> {
         while self.applied < step && self.advance() {}
     }
 
-    /// Power score of the raw text up to the last applied command.
-    fn power_so_far(&self) -> u64 {
-        let end = match self.applied {
+    /// Byte offset in the text just past the last applied command.
+    fn applied_end(&self) -> usize {
+        match self.applied {
             0 => 0,
             n => self.commands[n - 1].1,
-        };
+        }
+    }
+
+    /// Power score of the raw text up to the last applied command.
+    fn power_so_far(&self) -> u64 {
         self.phrases
-            .power_score(&self.phrases.count(&self.text[..end]))
+            .power_score(&self.phrases.count(&self.text[..self.applied_end()]))
     }
 
     fn status_text(&self) -> String {

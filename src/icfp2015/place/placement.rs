@@ -5,7 +5,7 @@
 // member set are the same position for the repeated-position rule. A BFS path is shortest, so
 // it never visits a position twice and can never trigger that error, whatever its moves.
 
-use crate::core::hash::{FastMap, FastSet};
+use crate::core::hash::FastMap;
 use crate::icfp2015::rules::board::Board;
 use crate::icfp2015::rules::commands::Command;
 use crate::icfp2015::rules::game::{target, Game};
@@ -79,12 +79,10 @@ pub fn placements_from(board: &Board, unit: &Unit, start: Pos) -> Vec<Placement>
             }
         }
     }
-    let keep: FastSet<usize> = kept.into_values().collect();
-    locks
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| keep.contains(i))
-        .map(|(_, lock)| lock)
+    let mut keep: Vec<usize> = kept.into_values().collect();
+    keep.sort_unstable();
+    keep.into_iter()
+        .map(|i| locks[i])
         .map(|(pos, command)| {
             let mut path = vec![command];
             let mut at = pos;

@@ -294,9 +294,10 @@ fn beam<'a, 'p>(
                     locks: parent.locks.clone(),
                 };
                 routed += 1;
-                child.scribe.swap_dp_table(&mut table);
-                let locked = child.scribe.route_word(&mut child.game, w, FRESH_UNITS);
-                child.scribe.swap_dp_table(&mut table);
+                let game = &mut child.game;
+                let locked = child
+                    .scribe
+                    .with_dp_table(&mut table, |scribe| scribe.route_word(game, w, FRESH_UNITS));
                 let Some(locked) = locked else {
                     continue;
                 };
@@ -339,9 +340,10 @@ fn beam<'a, 'p>(
                 locks: parent.locks.clone(),
             };
             child.locks.push(pos);
-            child.scribe.swap_dp_table(&mut table);
-            child.scribe.route(&mut child.game, pos, None, spells);
-            child.scribe.swap_dp_table(&mut table);
+            let game = &mut child.game;
+            child
+                .scribe
+                .with_dp_table(&mut table, |scribe| scribe.route(game, pos, None, spells));
             routed += 1;
             child.value = parent.value - parent.board_term
                 + value

@@ -312,10 +312,17 @@ impl<'p> Scribe<'p> {
         spells_word(&self.words[w], unit)
     }
 
-    /// Exchanges the DP's route table with `table`: a scribe copied per child routes with one
-    /// shared table instead of keeping its own (`dp::RouteTable`).
-    pub fn swap_dp_table(&mut self, table: &mut RouteTable) {
+    /// Runs `f` with the DP routing in `table` instead of this scribe's own table: scribes
+    /// copied per child share one table instead of each keeping its own (`dp::RouteTable`).
+    pub fn with_dp_table<R>(
+        &mut self,
+        table: &mut RouteTable,
+        f: impl FnOnce(&mut Self) -> R,
+    ) -> R {
         self.planner.swap_table(table);
+        let out = f(self);
+        self.planner.swap_table(table);
+        out
     }
 
     /// Spells word `w` whole from the falling unit of `game` (just spawned), from the start

@@ -83,6 +83,10 @@ pub struct Request<'a> {
     /// where it is wide: 2-4x the time. Problem 14's routes of one fixed plan (500 units): 106,050 narrow, 113,608
     /// broad (`docs/icfp2015.md`, Part 12).
     pub broad: bool,
+    /// Whether another unit goes on from the text at this lock: a phrase begun at the lock
+    /// is then worth the characters it has matched (as the states' pruning counts them), so
+    /// of two locks that spell alike the route takes the one the next unit can continue.
+    pub hand_on: bool,
 }
 
 /// A route: its commands (the last one locks the unit) and the byte written for each.
@@ -306,7 +310,8 @@ impl Planner {
                 ..EMPTY
             },
         );
-        // The best lock: (score, entry, command, byte).
+        let hand_on = i32::from(request.hand_on);
+        // The best lock: (score with the begun phrase's worth, entry, command, byte).
         let mut best: Option<(i32, u32, Command, u8)> = None;
         for y in start.y..=goal.y {
             for direction in 0..3usize {
@@ -353,7 +358,8 @@ impl Planner {
                                             {
                                                 let score = e.score
                                                     + points as i32
-                                                    + self.fresh[s as usize];
+                                                    + self.fresh[s as usize]
+                                                    + hand_on * self.depth[s as usize];
                                                 if best.is_none_or(|b| score > b.0) {
                                                     best = Some((score, id, command, byte));
                                                 }
@@ -495,6 +501,7 @@ mod tests {
                         state,
                         counts: &counts,
                         broad,
+                        hand_on: false,
                     })
                     .unwrap_or_else(|| panic!("problem {id}: no DP route to {goal:?}"));
                 assert_eq!(
@@ -523,5 +530,71 @@ mod tests {
                 "problem {id} (broad {broad}): {points} points over {rows} rows"
             );
         }
+    }
+
+    /// A single cell dropped 14 rows to each lock on the floor of an empty board, spelling the
+    /// overlapping `ia! ia!`: handed on, the route's points plus its begun phrase's characters
+    /// are the most, it never spells more than the plain route, and at some lock it ends
+    /// mid-phrase for no fewer points where the plain route ends on nothing.
+    #[test]
+    fn a_route_handed_on_ends_on_a_begun_phrase_where_it_costs_nothing() {
+        let json = r#"{"id":0,"width":15,"height":15,"filled":[],"sourceLength":2,
+            "sourceSeeds":[0],"units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}}]}"#;
+        let setup = Setup::new(
+            crate::icfp2015::rules::problem::Problem::parse(json.as_bytes(), "test").unwrap(),
+        );
+        let phrases = PhraseSet::new(vec!["ia! ia!".to_string()]).unwrap();
+        let counts = vec![1; phrases.len()];
+        let game = Game::new(&setup, 0);
+        let (unit, board) = (game.unit(), game.board());
+        let canonical = |pos: Pos| unit.canonical_pos(pos);
+        let fits = |pos: Pos| board.fits_unit(unit, pos);
+        let grid = Grid::new(unit, board);
+        let start = canonical(game.pos());
+        let mut planner = Planner::new(&phrases);
+        let mut free_starts = 0;
+        for x in 0..15 {
+            let goal = canonical(Pos {
+                x,
+                y: 14,
+                orientation: 0,
+            });
+            let dist = distances_to(&grid, goal, &fits, &canonical);
+            let mut spelled = |hand_on: bool| {
+                let route = planner
+                    .route(&Request {
+                        phrases: &phrases,
+                        board,
+                        unit,
+                        grid: &grid,
+                        dist: &dist,
+                        start,
+                        goal,
+                        state: PhraseSet::START,
+                        counts: &counts,
+                        broad: false,
+                        hand_on,
+                    })
+                    .expect("every floor cell is reached");
+                let mut state = PhraseSet::START;
+                let mut points = 0;
+                for &b in &route.bytes {
+                    state = phrases.advance(state, b);
+                    points += phrases.repeat_points_at(state);
+                }
+                (points, phrases.depth(state))
+            };
+            let (plain, plain_depth) = spelled(false);
+            let (handed, handed_depth) = spelled(true);
+            assert!(handed <= plain, "lock {x}: {handed} > {plain}");
+            assert!(
+                handed + handed_depth >= plain + plain_depth,
+                "lock {x}: {handed} + {handed_depth} < {plain} + {plain_depth}"
+            );
+            if handed == plain && plain_depth == 0 && handed_depth > 0 {
+                free_starts += 1;
+            }
+        }
+        assert!(free_starts > 0, "no lock ends mid-phrase for free");
     }
 }

@@ -670,6 +670,10 @@ impl<'p> Scribe<'p> {
             }
         }
         if spell && self.use_dp {
+            // A phrase begun at the lock is worth its matched characters where another unit
+            // goes on from it: on the single-cell problems, a chain of `ia! ` ended mid-phrase
+            // is taken up by the next unit (problem 17 at `play -t 30 -c 1` 7,742 -> 7,846).
+            let hand_on = game.locked() as usize + 1 < game.order().len();
             let spam_counts: Vec<u64> = self.spam_index.iter().map(|&i| counts_before[i]).collect();
             let dp = self.planner.route(&Request {
                 phrases: &self.spam,
@@ -682,12 +686,14 @@ impl<'p> Scribe<'p> {
                 state: spam_before,
                 counts: &spam_counts,
                 broad: self.dp_broad,
+                hand_on,
             });
             if let Some(dp) = dp {
                 let before = self.phrases.power_score(&counts_before);
-                let greedy = self.phrases.power_score(&self.counts) - before;
-                let (gain, _) = self.gain(state_before, &dp.bytes, &counts_before);
-                if gain > greedy {
+                let begun = |state: u32| u64::from(hand_on) * u64::from(self.phrases.depth(state));
+                let greedy = self.phrases.power_score(&self.counts) - before + begun(self.state);
+                let (gain, end) = self.gain(state_before, &dp.bytes, &counts_before);
+                if gain + begun(end) > greedy {
                     self.text.truncate(text_before);
                     self.state = state_before;
                     self.spam_state = spam_before;

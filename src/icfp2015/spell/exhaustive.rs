@@ -28,8 +28,10 @@ pub struct Found {
     pub score: u64,
     /// The widest beam that ran to its end.
     pub width: usize,
-    /// Whether the branch and bound after the beams (`spell::deep`) ran to its end: no legal
-    /// answer scores more.
+    /// Whether the branch and bound after the beams (`spell::deep`) ran to its end: no answer
+    /// made of the search's actions scores more. Those write one character per single command,
+    /// so a phrase begun by single commands or inside another (`ia! ia! ia!`) is outside them:
+    /// t5002 "proved" at 654 scores 656 by the look-ahead (`docs/icfp2015.md`, Part 54).
     pub proved: bool,
     /// Nodes the branch and bound expanded.
     pub deep_nodes: u64,

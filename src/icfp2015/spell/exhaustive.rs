@@ -16,7 +16,7 @@ use crate::icfp2015::rules::game::Setup;
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::spell::deep;
 use crate::icfp2015::spell::steps::{
-    actions, apply, dominated, node_bytes, start_node, Action, Node, StateKeys,
+    apply, dominated, node_bytes, start_node, Actions, Letters, Node, StateKeys,
 };
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -28,10 +28,10 @@ pub struct Found {
     pub score: u64,
     /// The widest beam that ran to its end.
     pub width: usize,
-    /// Whether the branch and bound after the beams (`spell::deep`) ran to its end: no answer
-    /// made of the search's actions scores more. Those write one character per single command,
-    /// so a phrase begun by single commands or inside another (`ia! ia! ia!`) is outside them:
-    /// t5002 "proved" at 654 scores 656 by the look-ahead (`docs/icfp2015.md`, Part 54).
+    /// Whether the branch and bound after the beams (`spell::deep`) ran to its end: no legal
+    /// answer scores more (its single commands write each character that leads to another
+    /// automaton state; with one character each, t5002 was "proved" at 654 and scores 670,
+    /// `docs/icfp2015.md`, Part 54).
     pub proved: bool,
     /// Nodes the branch and bound expanded.
     pub deep_nodes: u64,
@@ -150,7 +150,7 @@ impl<'a> Queue<'a> {
 /// One beam of `width` over the whole game; the best prefix goes to `best`.
 fn beam<'a>(
     start: &Node<'a>,
-    acts: &[Action],
+    acts: &Actions,
     phrases: &PhraseSet,
     width: usize,
     deadline: &Deadline,
@@ -184,8 +184,9 @@ fn beam<'a>(
                 return BeamEnd::Stopped;
             }
             expanded += 1;
-            for action in acts {
-                let Some(child) = apply(&queue.pool[i], action, phrases) else {
+            let state = queue.pool[i].automaton;
+            for k in 0..acts.count(state) {
+                let Some(child) = apply(&queue.pool[i], acts.get(state, k), phrases) else {
                     continue;
                 };
                 if child.score() > best.score {
@@ -226,11 +227,14 @@ pub fn search(
     let Some(start) = start_node(setup, seed) else {
         return best;
     };
-    let acts = actions(phrases);
+    // The beams write one character per single command; the branch and bound every character
+    // that leads to another automaton state, so that its end proves the answer.
+    let first = Actions::new(phrases, Letters::First);
+    let every = Actions::new(phrases, Letters::Each);
     // The layers holding nodes at once: those within one action of the layer expanded (a lock
     // takes at least one command), not the whole game's (problem 13's 100 units of which 11-12
     // are played capped its beam at 40 nodes).
-    let longest = acts.iter().map(|a| a.commands.len()).max().unwrap_or(1);
+    let longest = every.longest();
     let layers = setup.problem.source_length.min(longest + 1) * (setup.problem.height + 1);
     let most = (memory.nodes / (layers.max(1) * node_bytes(setup))).max(1);
     let mut rankings: Vec<Ranking> = room_weights(variant)
@@ -244,10 +248,14 @@ pub fn search(
     let started = Instant::now();
     let beams = Deadline::after(deadline.remaining().mul_f64(BEAM_SHARE));
     'widths: while !beams.expired() {
-        for ranking in &mut rankings {
-            match beam(&start, &acts, phrases, width, &beams, ranking, &mut best) {
+        for k in 0..2 * rankings.len() {
+            let acts = if k % 2 == 0 { &first } else { &every };
+            let ranking = &mut rankings[k / 2];
+            match beam(&start, acts, phrases, width, &beams, ranking, &mut best) {
                 BeamEnd::Stopped => break 'widths,
+                // A whole beam of first letters proves nothing about the others.
                 BeamEnd::Narrow => {}
+                BeamEnd::Whole if k % 2 == 0 => {}
                 BeamEnd::Whole => {
                     best.beam_secs = started.elapsed().as_secs_f64();
                     best.width = width;
@@ -264,7 +272,7 @@ pub fn search(
     // the two cores do not search alike.
     let greedy = !variant.is_multiple_of(2);
     let (better, searched) = deep::search(
-        setup, seed, phrases, &acts, &start, best.score, deadline, greedy, memory,
+        setup, seed, phrases, &every, &start, best.score, deadline, greedy, memory,
     );
     if let Some((text, score)) = better {
         best.commands = String::from_utf8_lossy(&text).into_owned();
@@ -304,7 +312,7 @@ pub fn pace(setup: &Setup, seed: u32, phrases: &PhraseSet) -> f64 {
     let Some(start) = start_node(setup, seed) else {
         return f64::INFINITY;
     };
-    let acts = actions(phrases);
+    let acts = Actions::new(phrases, Letters::First);
     (0..PACE_WALKS)
         .map(|_| walk_pace(start.clone(), &acts, phrases))
         .fold(0.0, f64::max)
@@ -315,15 +323,15 @@ const PACE_WALKS: usize = 3;
 
 /// Actions tried a second on one walk of a few units' worth of greedy steps (the best-scoring
 /// child each time) from `node`.
-fn walk_pace(mut node: Node<'_>, acts: &[Action], phrases: &PhraseSet) -> f64 {
+fn walk_pace(mut node: Node<'_>, acts: &Actions, phrases: &PhraseSet) -> f64 {
     let started = Instant::now();
     let mut tried = 0u64;
     for _ in 0..64 {
         let children: Vec<Node> = acts
-            .iter()
+            .at(node.automaton)
             .filter_map(|a| apply(&node, a, phrases))
             .collect();
-        tried += acts.len() as u64;
+        tried += acts.count(node.automaton) as u64;
         let Some(next) = children.into_iter().max_by_key(|c| c.score()) else {
             break;
         };
@@ -341,6 +349,7 @@ mod tests {
     use crate::icfp2015::rules::commands::decode;
     use crate::icfp2015::rules::game::{evaluate, Game};
     use crate::icfp2015::rules::problem::Problem;
+    use crate::icfp2015::spell::steps::Action;
     use std::time::Duration;
 
     fn tiny() -> Setup {
@@ -388,7 +397,7 @@ mod tests {
                     commands: decode(&c.to_string()).unwrap(),
                     text: vec![c as u8],
                 };
-                node = apply(&node, &action, &phrases).unwrap();
+                node = apply(&node, action.step(), &phrases).unwrap();
             }
             node
         };

@@ -129,33 +129,128 @@ fn pos_hash(game: &Game) -> u64 {
     h.finish()
 }
 
-/// The actions tried from every node: each phrase of the set made of commands only, and each
-/// command alone.
-pub fn actions(phrases: &PhraseSet) -> Vec<Action> {
-    let mut all: Vec<Action> = phrases
-        .phrases()
-        .iter()
-        .filter_map(|p| {
-            let lower = p.to_lowercase();
-            let commands = decode(&lower).ok().filter(|c| c.len() == lower.len())?;
-            Some(Action {
-                commands,
-                text: lower.into_bytes(),
+/// The actions tried from a node: each phrase of the set made of commands only, and each command
+/// alone, once per automaton state its characters lead to from the node's (one character for
+/// each). With one character per command, a phrase begun by single commands or inside another
+/// (the overlapping `ia! ia! ia!`) was out of the search's reach, and a game "proved" at 654
+/// scored 656 (`docs/icfp2015.md`, Part 54); with these, any command string's score is
+/// that of one made of single actions.
+pub struct Actions {
+    phrases: Vec<Action>,
+    /// Per automaton state `s`, singles `starts[s]..starts[s + 1]` of `commands` and `text`:
+    /// the commands with the characters that lead to distinct states from it.
+    starts: Vec<u32>,
+    commands: Vec<Command>,
+    text: Vec<u8>,
+}
+
+/// An action as [`apply`] takes it: commands and the text they write.
+#[derive(Clone, Copy)]
+pub struct Step<'a> {
+    pub commands: &'a [Command],
+    pub text: &'a [u8],
+}
+
+impl Action {
+    pub fn step(&self) -> Step<'_> {
+        Step {
+            commands: &self.commands,
+            text: &self.text,
+        }
+    }
+}
+
+/// Which characters the single commands of [`Actions`] write.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Letters {
+    /// Each character that leads to another automaton state: every command string's score.
+    Each,
+    /// The command's first character only (`Command::char`): fewer children a node, so a beam of
+    /// a given width keeps more boards. t5016 (Part 50's tiny games, known 18) at `-t 10`: 950
+    /// with these in the beams, 660 with `Each`.
+    First,
+}
+
+impl Actions {
+    pub fn new(phrases: &PhraseSet, letters: Letters) -> Actions {
+        let whole = phrases
+            .phrases()
+            .iter()
+            .filter_map(|p| {
+                let lower = p.to_lowercase();
+                let commands = decode(&lower).ok().filter(|c| c.len() == lower.len())?;
+                Some(Action {
+                    commands,
+                    text: lower.into_bytes(),
+                })
             })
-        })
-        .collect();
-    all.extend(Command::ALL.iter().map(|&c| Action {
-        commands: vec![c],
-        text: vec![c.char() as u8],
-    }));
-    all
+            .collect();
+        let mut actions = Actions {
+            phrases: whole,
+            starts: vec![0],
+            commands: Vec::new(),
+            text: Vec::new(),
+        };
+        for state in 0..phrases.states() as u32 {
+            for command in Command::ALL {
+                let mut reached: Vec<u32> = Vec::new();
+                for byte in command.characters().bytes() {
+                    let next = phrases.advance(state, byte);
+                    if !reached.contains(&next) && (letters == Letters::Each || reached.is_empty())
+                    {
+                        reached.push(next);
+                        actions.commands.push(command);
+                        actions.text.push(byte);
+                    }
+                }
+            }
+            actions.starts.push(actions.text.len() as u32);
+        }
+        actions
+    }
+
+    /// How many actions there are from automaton state `state`.
+    pub fn count(&self, state: u32) -> usize {
+        let s = state as usize;
+        self.phrases.len() + (self.starts[s + 1] - self.starts[s]) as usize
+    }
+
+    /// The `index`-th action from automaton state `state`: the phrases, then the single
+    /// commands.
+    pub fn get(&self, state: u32, index: usize) -> Step<'_> {
+        match index.checked_sub(self.phrases.len()) {
+            None => self.phrases[index].step(),
+            Some(single) => {
+                let k = self.starts[state as usize] as usize + single;
+                Step {
+                    commands: &self.commands[k..=k],
+                    text: &self.text[k..=k],
+                }
+            }
+        }
+    }
+
+    /// The actions from automaton state `state`, in the order of [`Self::get`].
+    pub fn at(&self, state: u32) -> impl Iterator<Item = Step<'_>> {
+        (0..self.count(state)).map(move |k| self.get(state, k))
+    }
+
+    /// The most commands an action takes.
+    pub fn longest(&self) -> usize {
+        self.phrases
+            .iter()
+            .map(|a| a.commands.len())
+            .max()
+            .unwrap_or(1)
+            .max(1)
+    }
 }
 
 /// `node` after `action`, or `None` where the engine refuses it (a repeated position, a command
 /// after the game's end).
-pub fn apply<'a>(node: &Node<'a>, action: &Action, phrases: &PhraseSet) -> Option<Node<'a>> {
+pub fn apply<'a>(node: &Node<'a>, action: Step<'_>, phrases: &PhraseSet) -> Option<Node<'a>> {
     let mut next = node.clone();
-    for (&command, &byte) in action.commands.iter().zip(&action.text) {
+    for (&command, &byte) in action.commands.iter().zip(action.text) {
         if next.game.is_over() {
             return None;
         }

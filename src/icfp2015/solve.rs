@@ -107,10 +107,10 @@ pub fn solve_offering(
         return played;
     }
     let planned_time = Deadline::after(deadline.remaining().mul_f64(PLANNED_SHARE));
-    // With the look-ahead: its routes spell across locks, which the search's single commands
-    // (one character each) cannot. Problem 21 at `play -t 30 -c 1 --known-phrases`: planned
-    // 1,562 -> 1,610 (the best team's 1,606), searched 1,584 both; 17 tiny games at `-t 10`
-    // 25,545 -> 25,567, none down (`docs/icfp2015.md`, Part 54).
+    // With the look-ahead, whose routes spell across locks within a second. Problem 21 at
+    // `play -t 30 -c 1 --known-phrases`: planned 1,562 -> 1,610 (the best team's 1,606)
+    // against a search of 1,584 (of one letter per single command, then); 17 tiny games at
+    // `-t 10` 25,545 -> 25,567, none down (`docs/icfp2015.md`, Part 54).
     let planned = solve_planned(&job.within(&planned_time), true);
     offer(&planned);
     let searched_from = deadline.elapsed().as_secs_f64();

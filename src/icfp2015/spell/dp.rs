@@ -85,7 +85,7 @@ pub struct Request<'a> {
     pub broad: bool,
     /// Whether another unit goes on from the text at this lock: a phrase begun at the lock
     /// is then worth the characters it has matched (as the states' pruning counts them), so
-    /// of two locks that spell alike the route takes the one the next unit can continue.
+    /// of two routes that spell alike the one ending mid-phrase is taken.
     pub hand_on: bool,
 }
 

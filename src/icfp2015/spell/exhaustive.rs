@@ -227,8 +227,10 @@ pub fn search(
     let Some(start) = start_node(setup, seed) else {
         return best;
     };
-    // The beams write one character per single command; the branch and bound every character
-    // that leads to another automaton state, so that its end proves the answer.
+    // The beams alternate first letters (more boards at a width) and every letter; the branch
+    // and bound writes every letter, so that its end proves the answer (Part 54: the 16 tiny
+    // games and 21 at `-t 10`, 25,597 with first letters in the beams, 25,395 with every
+    // letter, 25,701 alternating).
     let first = Actions::new(phrases, Letters::First);
     let every = Actions::new(phrases, Letters::Each);
     // The layers holding nodes at once: those within one action of the layer expanded (a lock

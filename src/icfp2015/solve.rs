@@ -638,17 +638,16 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
             first_routes.spelled_time.as_secs_f64() * 1e3 / f64::from(first_routes.spelled.max(1))
         )
     });
-    // A medium game that spells: the look-ahead, guided by the first routed game, gets half the
-    // time left now, not what the attempts leave. First only where that game left phrases
-    // unspelled that one or two units could spell (its children try them whole, Part 34);
-    // since its routes take the whole width of a narrow board (`spell::dp`), on every one:
-    // `play -t 30 -c 1 --known-phrases` 17 7,616 -> 7,742, 19 7,388 -> 7,494, 1 6,114 ->
-    // 6,120; `-t 10 -c 1` 32 fresh games 689,023 -> 690,684 (18 up, 3 down) and Part 29's
-    // medium games 2801-2812 known 275,111 -> 277,051, moves 269,858 -> 269,582 (Part 53).
+    // A medium game that spells: the look-ahead, guided by the first routed game, widens while
+    // the time left holds its next beam; the attempts get what it leaves. On every such game
+    // since its routes take the whole width of a narrow board (`spell::dp`), Part 53. With half
+    // the time left, problem 8's seeds stopped at width 2 (0.6 s of 3 s) and its attempts,
+    // 2.4 s, never beat the first game: `bench --time 30 -c 2` 8 20,790 -> 21,232, 10 11,162 ->
+    // 11,488; `-t 10 -c 1` 30 fresh games 589,382 -> 591,440 (15 up, 4 down), Part 29's medium
+    // games with plain-move phrases 270,007 -> 270,266 (Part 55).
     if look_ahead && !long && power > 0.0 {
-        let half = Deadline::after(deadline.remaining() / 2);
         let guide = lookahead::locks_of(setup, seed, &best.commands);
-        if let Some(found) = lookahead::search(setup, seed, phrases, &weights, &guide, &half) {
+        if let Some(found) = lookahead::search(setup, seed, phrases, &weights, &guide, deadline) {
             job.trace(|| {
                 format!(
                     "early look-ahead: score {} (first game {}), width {}",
@@ -752,10 +751,8 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
         }
     }
     // A game that is neither short nor long, whose routes are cheap against the time the
-    // attempts left: a beam over its units whose children are locks routed spelling
-    // (`spell::lookahead`), guided by the best game; the better game is kept. Given half the
-    // time left after the first routed game instead, the attempts it took cost more than it
-    // made (generated medium games, `-t 10 -c 2`: `docs/icfp2015.md`, Part 29).
+    // look-ahead and the attempts left: the look-ahead again (`spell::lookahead`), guided by the
+    // best game now; the better game is kept.
     let look = look_ahead && !long && power > 0.0;
     if look && lookahead::affords(route_time, deadline.remaining()) {
         let guide = lookahead::locks_of(setup, seed, &best.commands);

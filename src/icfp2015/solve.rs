@@ -639,8 +639,8 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
         )
     });
     // A medium game that spells: the look-ahead, guided by the first routed game, widens while
-    // the time left holds its next beam; the attempts get what it leaves. On every such game
-    // since its routes take the whole width of a narrow board (`spell::dp`), Part 53. With half
+    // the time left holds its next beam; the attempts get what it leaves (on every such game
+    // since Part 53, where its routes began to take a narrow board's whole width). With half
     // the time left, problem 8's seeds stopped at width 2 (0.6 s of 3 s) and its attempts,
     // 2.4 s, never beat the first game: `bench --time 30 -c 2` 8 20,790 -> 21,232, 10 11,162 ->
     // 11,488; `-t 10 -c 1` 30 fresh games 589,382 -> 591,440 (15 up, 4 down), Part 29's medium

@@ -403,8 +403,8 @@ fn plan_sized(
         if children.is_empty() {
             break;
         }
-        // The best children first: only as many as the layer may keep, ordered, the rest
-        // ordered only if boards seen twice use up that many.
+        // The best children first: only as many as the layer may keep, ordered; where boards
+        // seen twice use them up, the next best of the rest, as many again as still wanted.
         // Ties by parent and lock, so the order does not depend on how it is found.
         let by_value =
             |a: &Child, b: &Child| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
@@ -419,8 +419,8 @@ fn plan_sized(
                 break;
             }
             if i == ordered {
-                children[ordered..].sort_unstable_by(by_value);
-                ordered = children.len();
+                let wanted = 2 * (candidates - next.len()) + 16;
+                ordered += best_first(&mut children[ordered..], wanted, by_value);
             }
             let (value, parent, pos, lines, board_term, rows) = children[i];
             let from = &layer[parent as usize];
@@ -711,7 +711,8 @@ mod tests {
     #[test]
     fn the_best_children_first_are_those_of_a_full_sort() {
         // Values from few distinct numbers (many ties, -0.0 beside 0.0), every count: the
-        // ordered prefix is at least `count` long and is the full sort's prefix.
+        // ordered prefix is at least `count` long and is the full sort's prefix, and taken
+        // again on the rest, step by step, the whole is the full sort.
         let mut rng = crate::core::rng::Rng::new(22);
         let by_value =
             |a: &Child, b: &Child| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
@@ -736,6 +737,13 @@ mod tests {
                 assert_eq!(items[..ordered], sorted[..ordered], "{len} {count}");
                 items[ordered..].sort_by(by_value);
                 assert_eq!(items, sorted, "{len} {count}");
+                // In steps of `count` (as a layer takes more where boards repeat): the same.
+                let mut items = children.clone();
+                let mut ordered = 0;
+                while ordered < len {
+                    ordered += best_first(&mut items[ordered..], count.max(1), by_value);
+                }
+                assert_eq!(items, sorted, "{len} {count} in steps");
             }
         }
     }

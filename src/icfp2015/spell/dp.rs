@@ -204,15 +204,7 @@ impl Planner {
     /// The route that `request` asks for, or `None` when no route of the DP's shape reaches
     /// the goal.
     pub fn route(&mut self, request: &Request) -> Option<Route> {
-        for (s, fresh) in self.fresh.iter_mut().enumerate() {
-            *fresh = 300
-                * request
-                    .phrases
-                    .ends_at(s as u32)
-                    .iter()
-                    .filter(|&&p| request.counts[p as usize] == 0)
-                    .count() as i32;
-        }
+        self.set_fresh(request);
         // Sideways moves cost no rows, so a route seldom needs to stray from the columns
         // between its ends; the corridor bounds the work on wide boards. When the way to the
         // lock leads around an obstacle, the whole width. Boards up to `WIDE` columns take
@@ -248,6 +240,33 @@ impl Planner {
             .find_map(|&margin| self.route_within(request, margin, None))
     }
 
+    /// [`Self::route`] to each of `goals` at once (`request.goal` is not read; `request.dist`
+    /// is `UNREACHED` where none of them can be reached), in one pass of the DP: each route is
+    /// the one [`Self::route`] finds to its goal alone, since a position that cannot reach a
+    /// goal never leads to one that can. On a board of at most `WIDE` columns only (wider ones
+    /// search corridors per goal), and where the table of the deepest goal holds `K` states;
+    /// else `None`, and each goal is routed alone.
+    pub fn routes_to(&mut self, request: &Request, goals: &[Pos]) -> Option<Vec<Option<Route>>> {
+        if request.board.width() > WIDE as usize || goals.is_empty() {
+            return None;
+        }
+        self.set_fresh(request);
+        self.route_to_each(request, goals, i32::MAX / 4, None, true)
+    }
+
+    /// Per state, +300 for each phrase ending there that `request.counts` has not used.
+    fn set_fresh(&mut self, request: &Request) {
+        for (s, fresh) in self.fresh.iter_mut().enumerate() {
+            *fresh = 300
+                * request
+                    .phrases
+                    .ends_at(s as u32)
+                    .iter()
+                    .filter(|&&p| request.counts[p as usize] == 0)
+                    .count() as i32;
+        }
+    }
+
     /// [`Self::route`] with the pivot at most `margin` columns beyond the spawn's and the
     /// lock's, keeping `keep` states per (position, mode) if given, else `K` or `K_WIDE`.
     fn route_within(
@@ -256,22 +275,39 @@ impl Planner {
         margin: i32,
         keep: Option<usize>,
     ) -> Option<Route> {
+        self.route_to_each(request, &[request.goal], margin, keep, false)?
+            .pop()
+            .flatten()
+    }
+
+    /// [`Self::route_within`] to each of `goals` (the columns and rows of them all), or `None`
+    /// where it cannot run; with `whole_keep`, also where memory would cut the states kept.
+    fn route_to_each(
+        &mut self,
+        request: &Request,
+        goals: &[Pos],
+        margin: i32,
+        keep: Option<usize>,
+        whole_keep: bool,
+    ) -> Option<Vec<Option<Route>>> {
         let Request {
             board,
             unit,
             grid,
             dist,
             start,
-            goal,
             state,
             ..
         } = *request;
-        if goal.y < start.y || grid.index(start).is_none_or(|i| dist[i] == NONE) {
+        let deepest = goals.iter().map(|g| g.y).max()?;
+        if deepest < start.y || grid.index(start).is_none_or(|i| dist[i] == NONE) {
             return None;
         }
         let canonical = |pos: Pos| unit.canonical_pos(pos);
         let fits = |pos: Pos| board.fits_unit(unit, pos);
-        let (x_min, x_max) = (start.x.min(goal.x) - margin, start.x.max(goal.x) + margin);
+        let west = goals.iter().map(|g| g.x).min()?.min(start.x);
+        let east = goals.iter().map(|g| g.x).max()?.max(start.x);
+        let (x_min, x_max) = (west - margin, east + margin);
         let xs: Vec<i32> = grid
             .column_range()
             .filter(|x| (x_min..=x_max).contains(x))
@@ -290,11 +326,12 @@ impl Planner {
         };
         // Within the thread's share of `-m`: fewer states, or none (the greedy route stands).
         // A route down 10,000 rows of a 9-column corridor at 16 states took 794 MB.
-        let cells = (goal.y - start.y + 1) as usize * columns * 6 * MODES;
-        let keep = keep.min(SearchMemory::installed().route_entries / cells);
-        if keep == 0 {
+        let cells = (deepest - start.y + 1) as usize * columns * 6 * MODES;
+        let held = SearchMemory::installed().route_entries / cells;
+        if held == 0 || (whole_keep && held < keep) {
             return None;
         }
+        let keep = keep.min(held);
         let slots = cells * keep;
         if self.table.len() < slots {
             self.table.resize(slots, EMPTY);
@@ -311,9 +348,9 @@ impl Planner {
             },
         );
         let hand_on = i32::from(request.hand_on);
-        // The best lock: (score with the begun phrase's worth, entry, command, byte).
-        let mut best: Option<(i32, u32, Command, u8)> = None;
-        for y in start.y..=goal.y {
+        // Per goal, the best lock: (score with the begun phrase's worth, entry, command, byte).
+        let mut best: Vec<Option<(i32, u32, Command, u8)>> = vec![None; goals.len()];
+        for y in start.y..=deepest {
             for direction in 0..3usize {
                 let order: Box<dyn Iterator<Item = &i32>> = if direction == 1 {
                     Box::new(xs.iter().rev())
@@ -353,15 +390,16 @@ impl Planner {
                                     };
                                     let next = canonical(target(pos, command));
                                     if grid.index(next).is_none_or(|j| dist[j] == NONE) {
-                                        if pos == goal && !fits(next) {
+                                        let at = goals.iter().position(|&g| g == pos);
+                                        if let Some(g) = at.filter(|_| !fits(next)) {
                                             for &(s, points, byte) in self.options(e.state, command)
                                             {
                                                 let score = e.score
                                                     + points as i32
                                                     + self.fresh[s as usize]
                                                     + hand_on * self.depth[s as usize];
-                                                if best.is_none_or(|b| score > b.0) {
-                                                    best = Some((score, id, command, byte));
+                                                if best[g].is_none_or(|b| score > b.0) {
+                                                    best[g] = Some((score, id, command, byte));
                                                 }
                                             }
                                         }
@@ -391,21 +429,24 @@ impl Planner {
                 }
             }
         }
-        let (_, mut at, lock, lock_byte) = best?;
-        let mut commands = vec![lock];
-        let mut bytes = vec![lock_byte];
-        while self.table[at as usize].back != NONE {
-            let e = self.table[at as usize];
-            commands.push(Command::from_index(e.command));
-            bytes.push(e.byte);
-            at = e.back;
-        }
-        commands.reverse();
-        bytes.reverse();
-        let route = Route { commands, bytes };
-        let valid = follows_rules(&route.commands, start, goal, &canonical, &fits);
-        debug_assert!(valid, "the DP route breaks a rule: {route:?}");
-        valid.then_some(route)
+        let routes = goals.iter().zip(best).map(|(&goal, best)| {
+            let (_, mut at, lock, lock_byte) = best?;
+            let mut commands = vec![lock];
+            let mut bytes = vec![lock_byte];
+            while self.table[at as usize].back != NONE {
+                let e = self.table[at as usize];
+                commands.push(Command::from_index(e.command));
+                bytes.push(e.byte);
+                at = e.back;
+            }
+            commands.reverse();
+            bytes.reverse();
+            let route = Route { commands, bytes };
+            let valid = follows_rules(&route.commands, start, goal, &canonical, &fits);
+            debug_assert!(valid, "the DP route breaks a rule: {route:?}");
+            valid.then_some(route)
+        });
+        Some(routes.collect())
     }
 }
 

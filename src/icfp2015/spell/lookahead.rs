@@ -28,7 +28,7 @@ use crate::icfp2015::rules::commands::{decode_char, Symbol};
 use crate::icfp2015::rules::game::{evaluate, Game, Outcome, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
-use crate::icfp2015::spell::dp::RouteTable;
+use crate::icfp2015::spell::dp::{Route, RouteTable};
 use crate::icfp2015::spell::route::{Lock, Scribe};
 use std::time::{Duration, Instant};
 
@@ -72,6 +72,9 @@ const FRESH_WORDS: usize = 3;
 /// The most units such a phrase may take (blocked mid-phrase, a unit locks and the next goes
 /// on, as `chain.rs` plays the long phrases at a game's start).
 const FRESH_UNITS: u32 = 2;
+
+/// A parent's DP routes, each with the lock it goes to (`None` where the DP found none).
+type RoutesTo = Vec<(Pos, Option<Route>)>;
 
 /// The best game found: its commands and the evaluator's score, and the widest beam that ran.
 #[derive(Clone, Debug)]
@@ -331,10 +334,32 @@ fn beam<'a, 'p>(
                 keep(child, &mut children, &mut seen, &mut finished);
             }
         }
+        // Each parent's DP routes to all its locks in one pass, where the board allows it.
+        let mut dp_routes: Vec<Option<RoutesTo>> = vec![None; layer.len()];
+        for (i, node) in layer.iter_mut().enumerate() {
+            if deadline.expired() {
+                return None;
+            }
+            let goals: Vec<Pos> = candidates
+                .iter()
+                .filter(|c| c.1 == i)
+                .map(|c| c.2)
+                .collect();
+            if goals.len() < 2 || !spells {
+                continue;
+            }
+            let Node { game, scribe, .. } = node;
+            let routes = scribe.with_dp_table(&mut table, |s| s.dp_routes(game, &goals));
+            dp_routes[i] = routes.map(|r| goals.into_iter().zip(r).collect());
+        }
         for (value, i, pos, term, rows) in candidates {
             if deadline.expired() {
                 return None;
             }
+            let given = dp_routes[i]
+                .as_mut()
+                .and_then(|r| r.iter_mut().find(|(g, _)| *g == pos))
+                .map(|(_, route)| route.take());
             let parent = &layer[i];
             let mut child = Node {
                 game: parent.game.clone(),
@@ -346,9 +371,12 @@ fn beam<'a, 'p>(
             };
             child.locks.push(pos);
             let game = &mut child.game;
-            child
-                .scribe
-                .with_dp_table(&mut table, |scribe| scribe.route(game, pos, None, spells));
+            match given {
+                Some(dp) => child.scribe.route_with(game, pos, dp),
+                None => child
+                    .scribe
+                    .with_dp_table(&mut table, |scribe| scribe.route(game, pos, None, spells)),
+            }
             routed += 1;
             child.value = parent.value - parent.board_term
                 + value

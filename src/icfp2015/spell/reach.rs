@@ -17,12 +17,24 @@ pub(super) fn distances_to(
     fits: &dyn Fn(Pos) -> bool,
     canonical: &dyn Fn(Pos) -> Pos,
 ) -> Vec<u32> {
+    distances_to_any(grid, &[goal], fits, canonical)
+}
+
+/// [`distances_to`] the nearest of `goals`.
+pub(super) fn distances_to_any(
+    grid: &Grid,
+    goals: &[Pos],
+    fits: &dyn Fn(Pos) -> bool,
+    canonical: &dyn Fn(Pos) -> Pos,
+) -> Vec<u32> {
     let mut dist = vec![UNREACHED; grid.len()];
-    let Some(first) = grid.index(goal) else {
-        return dist;
-    };
-    dist[first] = 0;
-    let mut queue = vec![goal];
+    let mut queue = Vec::with_capacity(goals.len());
+    for &goal in goals {
+        if let Some(i) = grid.index(goal).filter(|&i| dist[i] == UNREACHED) {
+            dist[i] = 0;
+            queue.push(goal);
+        }
+    }
     let mut head = 0;
     while head < queue.len() {
         let here = queue[head];

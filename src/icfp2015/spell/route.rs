@@ -15,9 +15,9 @@
 // the greedy alone 66,366, with the DP 106,058; the greedy still wins where a phrase is new.
 
 use super::chain;
-use super::dp::{Planner, Request, RouteTable};
+use super::dp::{Planner, Request, Route, RouteTable};
 use super::power;
-use super::reach::{bfs, direct_path, distances_to, UNREACHED};
+use super::reach::{bfs, direct_path, distances_to, distances_to_any, UNREACHED};
 use super::span;
 use super::words::{follow_table, spam_phrases, words_of, Word};
 use crate::icfp2015::place::placement::Grid;
@@ -484,6 +484,57 @@ impl<'p> Scribe<'p> {
 
     /// [`Self::route`] for one unit on its own.
     fn route_unit(&mut self, game: &mut Game, goal: Pos, spell: bool) {
+        self.route_unit_given(game, goal, spell, None);
+    }
+
+    /// The DP's routes of the falling unit of `game` to each of `goals` from this scribe's
+    /// state, in one pass (`Planner::routes_to`), for [`Self::route_with`]; `None` where they
+    /// are not searched so (a wide board, memory) or the scribe does not search them.
+    pub fn dp_routes(&mut self, game: &Game, goals: &[Pos]) -> Option<Vec<Option<Route>>> {
+        if !self.use_dp || !self.can_spell() || !self.pending.is_empty() {
+            return None;
+        }
+        let unit = game.unit();
+        let board = game.board();
+        let canonical = |pos: Pos| unit.canonical_pos(pos);
+        let fits = |pos: Pos| board.fits_unit(unit, pos);
+        let grid = Grid::new(unit, board);
+        let goals: Vec<Pos> = goals.iter().map(|&g| canonical(g)).collect();
+        let dist = distances_to_any(&grid, &goals, &fits, &canonical);
+        let spam_counts: Vec<u64> = self.spam_index.iter().map(|&i| self.counts[i]).collect();
+        self.planner.routes_to(
+            &Request {
+                phrases: &self.spam,
+                board,
+                unit,
+                grid: &grid,
+                dist: &dist,
+                start: canonical(game.pos()),
+                goal: goals[0],
+                state: self.spam_state,
+                counts: &spam_counts,
+                broad: self.dp_broad,
+                hand_on: game.locked() as usize + 1 < game.order().len(),
+            },
+            &goals,
+        )
+    }
+
+    /// [`Self::route`] of a unit to `goal` alone (no span) where the DP's route from this
+    /// state was searched already: `dp`, one of [`Self::dp_routes`].
+    pub fn route_with(&mut self, game: &mut Game, goal: Pos, dp: Option<Route>) {
+        debug_assert!(self.pending.is_empty(), "no span is open");
+        self.route_unit_given(game, goal, true, Some(dp));
+    }
+
+    /// [`Self::route_unit`], with the DP's route given where it was searched already.
+    fn route_unit_given(
+        &mut self,
+        game: &mut Game,
+        goal: Pos,
+        spell: bool,
+        given: Option<Option<Route>>,
+    ) {
         if !spell && self.fall_then_route(game, goal) {
             return;
         }
@@ -675,19 +726,22 @@ impl<'p> Scribe<'p> {
             // is taken up by the next unit (problem 17 at `play -t 30 -c 1` 7,742 -> 7,846).
             let hand_on = game.locked() as usize + 1 < game.order().len();
             let spam_counts: Vec<u64> = self.spam_index.iter().map(|&i| counts_before[i]).collect();
-            let dp = self.planner.route(&Request {
-                phrases: &self.spam,
-                board,
-                unit,
-                grid: &grid,
-                dist: &dist,
-                start,
-                goal,
-                state: spam_before,
-                counts: &spam_counts,
-                broad: self.dp_broad,
-                hand_on,
-            });
+            let dp = match given {
+                Some(dp) => dp,
+                None => self.planner.route(&Request {
+                    phrases: &self.spam,
+                    board,
+                    unit,
+                    grid: &grid,
+                    dist: &dist,
+                    start,
+                    goal,
+                    state: spam_before,
+                    counts: &spam_counts,
+                    broad: self.dp_broad,
+                    hand_on,
+                }),
+            };
             if let Some(dp) = dp {
                 let before = self.phrases.power_score(&counts_before);
                 let begun = |state: u32| u64::from(hand_on) * u64::from(self.phrases.depth(state));
@@ -862,6 +916,58 @@ mod tests {
             let uses: u64 = scored.counts.iter().sum();
             let distinct = scored.counts.iter().filter(|&&n| n > 0).count() as u64;
             assert!(uses > distinct, "problem {id}: {:?}", scored.counts);
+        }
+    }
+
+    /// The DP's routes to every lock of a unit in one pass give the texts and games of routing
+    /// to each lock alone, with the known phrases and plain-move ones, on single cells (1),
+    /// 10-column boards (8, 11), 15-column ones (20, 12: units of up to 12 cells); none on a
+    /// board wider than the one-pass DP takes (14, 50 columns).
+    #[test]
+    fn routes_searched_together_are_those_searched_alone() {
+        let sets = [
+            PhraseSet::known(),
+            PhraseSet::new(vec!["aaaa".into(), "lll".into(), "ali".into()]).unwrap(),
+        ];
+        for phrases in &sets {
+            for id in [1, 8, 11, 20, 12, 14] {
+                let setup = setup(id);
+                let seed = setup.problem.source_seeds[0];
+                let mut game = Game::new(&setup, seed);
+                let mut scribe = Scribe::for_setup(phrases, &setup);
+                let mut compared = 0;
+                for _ in 0..5 {
+                    if game.is_over() {
+                        break;
+                    }
+                    // Every third lock: deep ones, high ones, both sides.
+                    let goals: Vec<Pos> = placements(&game)
+                        .into_iter()
+                        .step_by(3)
+                        .map(|p| p.pos)
+                        .collect();
+                    let routes = scribe.dp_routes(&game, &goals);
+                    if id == 14 {
+                        assert!(routes.is_none());
+                    } else {
+                        let routes = routes.expect("a narrow board");
+                        assert_eq!(routes.len(), goals.len());
+                        for (&goal, route) in goals.iter().zip(routes) {
+                            let (mut alone, mut alone_game) = (scribe.clone(), game.clone());
+                            alone.route(&mut alone_game, goal, None, true);
+                            let (mut together, mut together_game) = (scribe.clone(), game.clone());
+                            together.route_with(&mut together_game, goal, route);
+                            assert_eq!(alone.text(), together.text(), "problem {id} {goal:?}");
+                            assert_eq!(alone_game.board(), together_game.board());
+                            compared += 1;
+                        }
+                    }
+                    // On to the next unit by the deepest lock.
+                    let deepest = goals.iter().max_by_key(|p| p.y).copied().unwrap();
+                    scribe.route(&mut game, deepest, None, true);
+                }
+                assert!(id == 14 || compared > 10, "problem {id}: {compared}");
+            }
         }
     }
 

@@ -501,7 +501,7 @@ impl<'p> Scribe<'p> {
         let grid = Grid::new(unit, board);
         let goals: Vec<Pos> = goals.iter().map(|&g| canonical(g)).collect();
         let dist = distances_to_any(&grid, &goals, &fits, &canonical);
-        let spam_counts: Vec<u64> = self.spam_index.iter().map(|&i| self.counts[i]).collect();
+        let spam_counts = self.spam_counts(&self.counts);
         self.planner.routes_to(
             &Request {
                 phrases: &self.spam,
@@ -514,7 +514,7 @@ impl<'p> Scribe<'p> {
                 state: self.spam_state,
                 counts: &spam_counts,
                 broad: self.dp_broad,
-                hand_on: game.locked() as usize + 1 < game.order().len(),
+                hand_on: hands_on(game),
             },
             &goals,
         )
@@ -724,11 +724,9 @@ impl<'p> Scribe<'p> {
             // A phrase begun at the lock is worth its matched characters where another unit
             // goes on from it: on the single-cell problems, a chain of `ia! ` ended mid-phrase
             // is taken up by the next unit (problem 17 at `play -t 30 -c 1` 7,742 -> 7,846).
-            let hand_on = game.locked() as usize + 1 < game.order().len();
-            let spam_counts: Vec<u64> = self.spam_index.iter().map(|&i| counts_before[i]).collect();
-            let dp = match given {
-                Some(dp) => dp,
-                None => self.planner.route(&Request {
+            let hand_on = hands_on(game);
+            let dp = given.unwrap_or_else(|| {
+                self.planner.route(&Request {
                     phrases: &self.spam,
                     board,
                     unit,
@@ -737,11 +735,11 @@ impl<'p> Scribe<'p> {
                     start,
                     goal,
                     state: spam_before,
-                    counts: &spam_counts,
+                    counts: &self.spam_counts(&counts_before),
                     broad: self.dp_broad,
                     hand_on,
-                }),
-            };
+                })
+            });
             if let Some(dp) = dp {
                 let before = self.phrases.power_score(&counts_before);
                 let begun = |state: u32| u64::from(hand_on) * u64::from(self.phrases.depth(state));
@@ -762,6 +760,11 @@ impl<'p> Scribe<'p> {
         lock_by(game, &commands);
     }
 
+    /// `counts` (of the phrases in play) for the DP's own phrases.
+    fn spam_counts(&self, counts: &[u64]) -> Vec<u64> {
+        self.spam_index.iter().map(|&i| counts[i]).collect()
+    }
+
     fn best_byte(&self, command: Command, state: u32, counts: &[u64]) -> u8 {
         command
             .characters()
@@ -772,6 +775,11 @@ impl<'p> Scribe<'p> {
             })
             .expect("every command has characters")
     }
+}
+
+/// Whether another unit goes on from the text at the falling unit's lock (`Request::hand_on`).
+fn hands_on(game: &Game) -> bool {
+    game.locked() as usize + 1 < game.order().len()
 }
 
 /// Plays `commands` on `game`: moves, then the last one locks the falling unit.

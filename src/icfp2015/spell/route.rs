@@ -527,6 +527,17 @@ impl<'p> Scribe<'p> {
         self.route_unit_given(game, goal, true, Some(dp));
     }
 
+    /// Plays the DP's route `dp` of the falling unit as it is, without the greedy route
+    /// [`Self::route_with`] weighs it against: the look-ahead's quick route for a child that
+    /// may not be kept.
+    pub fn take_route(&mut self, game: &mut Game, dp: &Route) {
+        debug_assert!(self.pending.is_empty(), "no span is open");
+        for &b in &dp.bytes {
+            self.write(b);
+        }
+        lock_by(game, &dp.commands);
+    }
+
     /// [`Self::route_unit`], with the DP's route given where it was searched already.
     fn route_unit_given(
         &mut self,

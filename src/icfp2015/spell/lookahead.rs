@@ -5,8 +5,9 @@
 // power, and the routes then spell what those locks allow (`docs/icfp2015.md`, Part 19: on the
 // medium games the routes took 0.3 s of 30 s). Here each node of a layer is a game after k
 // locks with its scribe (text, automaton, phrases used); it takes its `locks` best locks by the
-// placement value of the plan's weights, routes each with the scribe (greedy and DP, spelling
-// from its phrase state), and a child is worth the points its game has made (move score and
+// placement value of the plan's weights, routes each with the scribe (spelling from its phrase
+// state: the DP's route shared by the parent's locks, and for the children kept, the greedy
+// route weighed against it, Part 57), and a child is worth the points its game has made (move score and
 // power, +300s included) plus the structure terms of the placement value (drop and fall scaled
 // by `DROP_SHARE`, the rows they stand for being paid in power) and the board term. The beam
 // runs whole games at growing (width, locks) while the time left holds the next one at the

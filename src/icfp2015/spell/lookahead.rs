@@ -121,20 +121,26 @@ impl Node<'_, '_> {
         self.game.move_score() + self.scribe.power_score()
     }
 
-    /// This game's child that locks its unit at `lock` (not yet routed), with the board term
-    /// and rows of the board it leaves.
-    fn child(&self, lock: Pos, board_term: f64, rows: f64) -> Self {
-        let mut locks = self.locks.clone();
-        locks.push(lock);
+    /// A copy of this game to go on from (no value yet), with the board term and rows of the
+    /// board it will leave.
+    fn successor(&self, board_term: f64, rows: f64) -> Self {
         Node {
             game: self.game.clone(),
             scribe: self.scribe.clone(),
             value: 0.0,
             board_term,
             rows,
-            locks,
+            locks: self.locks.clone(),
             quick: None,
         }
+    }
+
+    /// This game's child that locks its unit at `lock` (not yet routed), with the board term
+    /// and rows of the board it leaves.
+    fn child(&self, lock: Pos, board_term: f64, rows: f64) -> Self {
+        let mut child = self.successor(board_term, rows);
+        child.locks.push(lock);
+        child
     }
 
     /// The child of `quick` routed in full: the greedy route and the DP's, the better taken.
@@ -337,15 +343,7 @@ fn beam<'a, 'p>(
                 if deadline.expired() {
                     return None;
                 }
-                let mut child = Node {
-                    game: parent.game.clone(),
-                    scribe: parent.scribe.clone(),
-                    value: 0.0,
-                    board_term: 0.0,
-                    rows: 0.0,
-                    locks: parent.locks.clone(),
-                    quick: None,
-                };
+                let mut child = parent.successor(0.0, 0.0);
                 routed += 1;
                 let game = &mut child.game;
                 let locked = child

@@ -650,8 +650,8 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
         if let Some(found) = lookahead::search(setup, seed, phrases, &weights, &guide, deadline) {
             job.trace(|| {
                 format!(
-                    "early look-ahead: score {} (first game {}), width {}",
-                    found.score, best.score, found.width
+                    "early look-ahead: score {} (first game {}), width {}, {} bytes a node",
+                    found.score, best.score, found.width, found.node_bytes
                 )
             });
             job.keep_if_better(&mut best, found);
@@ -760,10 +760,11 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
         if let Some(found) = found {
             job.trace(|| {
                 format!(
-                    "look-ahead: score {} (best game {}), width {}, {} routes at {:.2} ms",
+                    "look-ahead: score {} (best game {}), width {}, {} bytes a node, {} routes at {:.2} ms",
                     found.score,
                     best.score,
                     found.width,
+                    found.node_bytes,
                     found.routes,
                     found.route_time.as_secs_f64() * 1e3
                 )

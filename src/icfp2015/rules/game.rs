@@ -214,6 +214,11 @@ impl<'a> Game<'a> {
         }
     }
 
+    /// Bytes this game holds on the heap: its unit order, board rows and position history.
+    pub fn heap_bytes(&self) -> usize {
+        4 * (self.order.len() + self.seen.len()) + 16 * self.board.height()
+    }
+
     /// The unit order of this seed (indices into the problem's units).
     pub fn order(&self) -> &[u32] {
         &self.order

@@ -230,6 +230,14 @@ impl PhraseSet {
     /// Automaton start state.
     pub const START: u32 = 0;
 
+    /// Bytes this set holds on the heap: its phrases and automaton.
+    pub fn heap_bytes(&self) -> usize {
+        let text: usize = self.phrases.iter().map(|p| p.len() + 24).sum();
+        let lower: usize = self.lower.iter().map(|p| p.len() + 24).sum();
+        text + lower
+            + 4 * (self.next.len() + self.end_start.len() + self.ends.len() + self.depth.len())
+    }
+
     /// Number of automaton states (states are `0..states()`).
     pub fn states(&self) -> usize {
         self.depth.len()

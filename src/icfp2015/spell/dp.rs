@@ -132,6 +132,12 @@ impl Clone for Planner {
 }
 
 impl Planner {
+    /// Bytes a copy of this planner holds on the heap (a copy has no route table).
+    pub fn heap_bytes(&self) -> usize {
+        4 * (self.offsets.len() + self.depth.len() + self.fresh.len())
+            + std::mem::size_of::<(u32, u32, u8)>() * self.options.len()
+    }
+
     /// Exchanges this planner's route table with `table` (see [`RouteTable`]).
     pub fn swap_table(&mut self, table: &mut RouteTable) {
         std::mem::swap(&mut self.table, &mut table.0);

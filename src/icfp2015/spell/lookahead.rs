@@ -21,11 +21,12 @@
 
 use crate::core::hash::{fast_hash, FastMap};
 use crate::core::timer::Deadline;
+use crate::icfp2015::memory::SearchMemory;
 use crate::icfp2015::place::placement::lock_positions_where;
 use crate::icfp2015::place::value::{board_term_after_lock, placement_value, RowTerms};
 use crate::icfp2015::place::weights::Weights;
 use crate::icfp2015::rules::board::Board;
-use crate::icfp2015::rules::commands::{decode_char, Symbol};
+use crate::icfp2015::rules::commands::{decode_char, Command, Symbol};
 use crate::icfp2015::rules::game::{evaluate, Game, Outcome, Setup};
 use crate::icfp2015::rules::phrases::PhraseSet;
 use crate::icfp2015::rules::unit::Pos;
@@ -36,7 +37,7 @@ use std::time::{Duration, Instant};
 /// The (width, locks per node) of the beams tried in turn, while the time left holds the next.
 /// Past 40 (Part 55): at `-t 60 -c 2` problem 1 reached 40 in 7 s and its attempts took the
 /// rest for nothing; with 64-160, 1 6,254 -> 6,288, 17 7,846 -> 7,892, 19 7,598 -> 7,630.
-const SCHEDULE: [(usize, usize); 11] = [
+const SCHEDULE: [(usize, usize); 15] = [
     (1, 3),
     (2, 4),
     (4, 4),
@@ -48,6 +49,10 @@ const SCHEDULE: [(usize, usize); 11] = [
     (64, 8),
     (100, 10),
     (160, 10),
+    (256, 10),
+    (400, 12),
+    (640, 12),
+    (1000, 12),
 ];
 
 /// Share of the drop and fall weights a child keeps in its value: the rows they stand for are
@@ -87,6 +92,8 @@ pub struct Found {
     /// Routes spelled over all beams, and the beams' time per route.
     pub routes: u64,
     pub route_time: Duration,
+    /// The bytes of a finished game's node (what the memory check counts a node at).
+    pub node_bytes: usize,
 }
 
 /// A game after some locks: its scribe, its value, and the board term and `Features::rows` of
@@ -116,6 +123,20 @@ struct Quick {
 }
 
 impl Node<'_, '_> {
+    /// Bytes this node holds, its heap included (a child's copy of it, with its key in the
+    /// layer's map).
+    fn bytes(&self) -> usize {
+        let route = self.quick.as_ref().map_or(0, |q| {
+            q.route.commands.capacity() * std::mem::size_of::<Command>() + q.route.bytes.capacity()
+        });
+        std::mem::size_of::<Self>()
+            + 2 * std::mem::size_of::<(u64, usize)>()
+            + self.game.heap_bytes()
+            + self.scribe.heap_bytes()
+            + self.locks.capacity() * std::mem::size_of::<Pos>()
+            + route
+    }
+
     /// The points the game has made: move score and power.
     fn score(&self) -> u64 {
         self.game.move_score() + self.scribe.power_score()
@@ -157,14 +178,21 @@ impl Node<'_, '_> {
     }
 }
 
+/// Nodes a beam holds a parent at most, at `locks` locks a node: the parent, and its children
+/// (its locks, the guide's, and the phrases tried whole).
+fn nodes_held(locks: usize) -> usize {
+    1 + locks + 1 + FRESH_WORDS
+}
+
 /// The most rows of descent a phrase tried whole may need: the board's rows a unit.
 fn fresh_descents(setup: &Setup) -> u32 {
     u32::try_from(setup.problem.height).map_or(u32::MAX, |h| h.saturating_mul(FRESH_UNITS))
 }
 
 /// Beams of the game of `seed` over its units, each lock routed spelling `phrases`, at the
-/// widths of [`SCHEDULE`] while `deadline` holds the next; locks chosen by `weights`. `None`
-/// where no beam finished in time.
+/// widths of [`SCHEDULE`] while `deadline` holds the next and the thread's beam share of `-m`
+/// holds its nodes (it runs after the plans, whose beams have let theirs go); locks chosen by
+/// `weights`. `None` where no beam finished in time.
 pub fn search(
     setup: &Setup,
     seed: u32,
@@ -176,7 +204,13 @@ pub fn search(
     let mut best: Option<Found> = None;
     let (mut routes, mut route_time) = (0u64, Duration::ZERO);
     let units = setup.problem.source_length.max(1);
+    let memory = SearchMemory::installed().beam;
+    // The bytes of a finished game's node: no node of a later beam holds more.
+    let mut node_bytes = 0;
     for (width, locks) in SCHEDULE {
+        if width * nodes_held(locks) * node_bytes > memory {
+            break;
+        }
         if routes > 0 {
             let pace = route_time.as_secs_f64() / routes as f64;
             let estimate = pace * ((width * (locks + 1) + 1) * units) as f64 * PASS_MARGIN;
@@ -192,6 +226,7 @@ pub fn search(
         };
         routes += routed;
         route_time += started.elapsed();
+        node_bytes = node_bytes.max(node.bytes());
         let spanned = reroute(setup, seed, phrases, &node.locks);
         let node = if spanned.score() > node.score() {
             spanned
@@ -216,6 +251,7 @@ pub fn search(
                 width,
                 routes: 0,
                 route_time: Duration::ZERO,
+                node_bytes: 0,
             });
         }
         if let Some(b) = best.as_mut() {
@@ -225,6 +261,7 @@ pub fn search(
     best.map(|b| Found {
         routes,
         route_time: route_time / routes.max(1) as u32,
+        node_bytes,
         ..b
     })
 }
@@ -571,6 +608,34 @@ mod tests {
             node.scribe.route(&mut node.game, lock, None, spells);
         }
         node
+    }
+
+    /// The beams widen only while the thread's beam share of `-m` holds the next one's nodes at
+    /// the bytes of the last finished game's: at 256 kB none past the first (a node of problem
+    /// 10 holds its text of ~2,000 commands), and the answer is still legal and re-scored.
+    #[test]
+    fn beams_widen_only_while_their_nodes_fit_the_memory() {
+        let setup = Setup::bundled(10);
+        let seed = setup.problem.source_seeds[0];
+        let phrases = PhraseSet::known();
+        let weights = Weights::for_game(&setup, true);
+        let never = Deadline::after(Duration::from_secs(3600));
+        let memory = SearchMemory::within(256 << 10);
+        memory.install();
+        let found = search(&setup, seed, &phrases, &weights, &[], &never);
+        SearchMemory::AMPLE.install();
+        let found = found.expect("the first beam has no deadline");
+        assert_eq!(found.width, SCHEDULE[0].0);
+        let (width, locks) = SCHEDULE[1];
+        assert!(width * nodes_held(locks) * found.node_bytes > memory.beam);
+        assert!(
+            found.node_bytes > found.commands.len(),
+            "{}",
+            found.node_bytes
+        );
+        let scored = evaluate(&setup, seed as u64, &found.commands, &phrases).unwrap();
+        assert_eq!(scored.error, None);
+        assert_eq!(scored.score, found.score);
     }
 
     /// A phrase the game has not spelled is spelled whole from a start where one plays it

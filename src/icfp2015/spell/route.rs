@@ -157,6 +157,24 @@ impl<'p> Scribe<'p> {
         self.phrases.power_score(&self.counts)
     }
 
+    /// Bytes this scribe holds on the heap (its text, words, automata and the DP's tables, not
+    /// a route table lent to it): what a copy of it costs.
+    pub fn heap_bytes(&self) -> usize {
+        let words: usize = self
+            .words
+            .iter()
+            .map(|w| std::mem::size_of::<Word>() + 2 * w.bytes.len() + 8 * w.phrases.len())
+            .sum();
+        let follows: usize = self.follows.values().map(|f| 32 + f.len()).sum();
+        words
+            + follows
+            + 8 * (self.counts.len() + self.spam_index.len())
+            + self.text.capacity()
+            + 2 * self.pending.capacity()
+            + self.spam.heap_bytes()
+            + self.planner.heap_bytes()
+    }
+
     /// The commands written so far.
     pub fn text(&self) -> &str {
         std::str::from_utf8(&self.text).expect("command characters are ASCII")

@@ -519,6 +519,18 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     let mut weights = attempt_weights(setup, attempts, power > 0.0, &mut rng);
     let chains = chains_of(attempts, &mut rng);
     let opening = Opening::new(job, chains);
+    // A second search whose plan is the first's (its weights differ only in the single-row
+    // clears held, which this game has none of, and it opened no chain: single-cell games)
+    // looks ahead with the other drop share, or its core repeats the first's work.
+    let twin = variant % 2 == 1
+        && !Weights::for_game(setup, power > 0.0).hold_single
+        && opening.game.locked() == 0;
+    let drop_share = if twin {
+        lookahead::TWIN_DROP_SHARE
+    } else {
+        lookahead::DROP_SHARE
+    };
+    job.trace(|| format!("look-ahead drop share {drop_share}"));
     let order = opening.order();
     // While the plans die before the last unit, plan again with nudged weights instead of
     // routing: a beam that dies early costs a fraction of its routes, and how long a plan lasts
@@ -647,7 +659,9 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     // games with plain-move phrases 270,007 -> 270,266 (Part 55).
     if look_ahead && !long && power > 0.0 {
         let guide = lookahead::locks_of(setup, seed, &best.commands);
-        if let Some(found) = lookahead::search(setup, seed, phrases, &weights, &guide, deadline) {
+        if let Some(found) =
+            lookahead::search(setup, seed, phrases, &weights, &guide, drop_share, deadline)
+        {
             job.trace(|| {
                 format!(
                     "early look-ahead: score {} (first game {}), width {}, {} bytes a node",
@@ -756,7 +770,7 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     let look = look_ahead && !long && power > 0.0;
     if look && lookahead::affords(route_time, deadline.remaining()) {
         let guide = lookahead::locks_of(setup, seed, &best.commands);
-        let found = lookahead::search(setup, seed, phrases, &weights, &guide, deadline);
+        let found = lookahead::search(setup, seed, phrases, &weights, &guide, drop_share, deadline);
         if let Some(found) = found {
             job.trace(|| {
                 format!(

@@ -11,7 +11,8 @@
 // power, +300s included) plus the structure terms of the placement value (drop and fall scaled
 // by `DROP_SHARE`, the rows they stand for being paid in power) and the board term. The beam
 // runs whole games at growing (width, locks) while the time left holds the next one at the
-// measured cost of a route; the best finished game is the answer, re-scored by the evaluator.
+// measured cost of a route, and the thread's beam share of `-m` its nodes; the best finished
+// game is the answer, re-scored by the evaluator.
 // Each node also tries the phrases its game has not spelled that its falling unit can spell in
 // one life (most points first, up to `FRESH_WORDS`): the unit spells one whole from a start
 // the chain search finds, letting a blocked unit lock mid-phrase and the next go on (up to

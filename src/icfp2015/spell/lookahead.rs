@@ -38,6 +38,8 @@ use std::time::{Duration, Instant};
 /// The (width, locks per node) of the beams tried in turn, while the time left holds the next.
 /// Past 40 (Part 55): at `-t 60 -c 2` problem 1 reached 40 in 7 s and its attempts took the
 /// rest for nothing; with 64-160, 1 6,254 -> 6,288, 17 7,846 -> 7,892, 19 7,598 -> 7,630.
+/// Past 160 (Part 58, once the nodes counted against `-m`): at `-t 60 -c 2` 1 6,302 (width
+/// 640), 17 7,930 and 19 7,648 (400); medium games stop before these steps at 30 and 60 s.
 const SCHEDULE: [(usize, usize); 15] = [
     (1, 3),
     (2, 4),

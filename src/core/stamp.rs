@@ -44,6 +44,11 @@ impl StampSet {
         self.stamps.len()
     }
 
+    /// Bytes the set holds on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        self.stamps.len() * std::mem::size_of::<u32>()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.stamps.is_empty()
     }

@@ -519,11 +519,11 @@ fn solve_planned(job: &Job, look_ahead: bool) -> Played {
     let mut weights = attempt_weights(setup, attempts, power > 0.0, &mut rng);
     let chains = chains_of(attempts, &mut rng);
     let opening = Opening::new(job, chains);
-    // A second search whose plan is the first's (its weights differ only in the single-row
-    // clears held, which this game has none of, and it opened no chain: single-cell games)
-    // looks ahead with the other drop share, or its core repeats the first's work.
+    // A second search whose plan is the first's (the first's weights, as where the game has no
+    // single-row clears to hold, and no chain opened: single-cell games) looks ahead with the
+    // other drop share, or its core repeats the first's work.
     let twin = variant % 2 == 1
-        && !Weights::for_game(setup, power > 0.0).hold_single
+        && weights == attempt_weights(setup, 0, power > 0.0, &mut rng.clone())
         && opening.game.locked() == 0;
     let drop_share = if twin {
         lookahead::TWIN_DROP_SHARE

@@ -5,7 +5,7 @@ use crate::core::rng::Rng;
 use crate::icfp2015::rules::game::Setup;
 
 /// Weights of the placement features; see `placement_value`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weights {
     pub points: f64,
     pub depth: f64,

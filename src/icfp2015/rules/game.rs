@@ -216,7 +216,9 @@ impl<'a> Game<'a> {
 
     /// Bytes this game holds on the heap: its unit order, board rows and position history.
     pub fn heap_bytes(&self) -> usize {
-        4 * (self.order.len() + self.seen.len()) + 16 * self.board.height()
+        self.order.len() * std::mem::size_of::<u32>()
+            + self.seen.heap_bytes()
+            + self.board.height() * std::mem::size_of::<u128>()
     }
 
     /// The unit order of this seed (indices into the problem's units).

@@ -232,10 +232,18 @@ impl PhraseSet {
 
     /// Bytes this set holds on the heap: its phrases and automaton.
     pub fn heap_bytes(&self) -> usize {
-        let text: usize = self.phrases.iter().map(|p| p.len() + 24).sum();
-        let lower: usize = self.lower.iter().map(|p| p.len() + 24).sum();
-        text + lower
-            + 4 * (self.next.len() + self.end_start.len() + self.ends.len() + self.depth.len())
+        let text: usize = self
+            .phrases
+            .iter()
+            .map(|p| size_of::<String>() + p.len())
+            .sum();
+        let lower: usize = self
+            .lower
+            .iter()
+            .map(|p| size_of::<Vec<u8>>() + p.len())
+            .sum();
+        let automaton = self.next.len() + self.end_start.len() + self.ends.len() + self.depth.len();
+        text + lower + automaton * size_of::<u32>()
     }
 
     /// Number of automaton states (states are `0..states()`).

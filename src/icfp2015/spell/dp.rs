@@ -134,8 +134,9 @@ impl Clone for Planner {
 impl Planner {
     /// Bytes a copy of this planner holds on the heap (a copy has no route table).
     pub fn heap_bytes(&self) -> usize {
-        4 * (self.offsets.len() + self.depth.len() + self.fresh.len())
-            + std::mem::size_of::<(u32, u32, u8)>() * self.options.len()
+        self.offsets.len() * size_of::<u32>()
+            + (self.depth.len() + self.fresh.len()) * size_of::<i32>()
+            + self.options.len() * size_of::<(u32, u32, u8)>()
     }
 
     /// Exchanges this planner's route table with `table` (see [`RouteTable`]).

@@ -163,14 +163,24 @@ impl<'p> Scribe<'p> {
         let words: usize = self
             .words
             .iter()
-            .map(|w| std::mem::size_of::<Word>() + 2 * w.bytes.len() + 8 * w.phrases.len())
+            .map(|w| {
+                size_of::<Word>()
+                    + w.bytes.len()
+                    + w.commands.len() * size_of::<Command>()
+                    + w.phrases.len() * size_of::<usize>()
+            })
             .sum();
-        let follows: usize = self.follows.values().map(|f| 32 + f.len()).sum();
+        let follows: usize = self
+            .follows
+            .values()
+            .map(|f| size_of::<(usize, Vec<bool>)>() + f.len())
+            .sum();
         words
             + follows
-            + 8 * (self.counts.len() + self.spam_index.len())
+            + self.counts.len() * size_of::<u64>()
+            + self.spam_index.len() * size_of::<usize>()
             + self.text.capacity()
-            + 2 * self.pending.capacity()
+            + self.pending.capacity() * size_of::<(Command, u8)>()
             + self.spam.heap_bytes()
             + self.planner.heap_bytes()
     }
